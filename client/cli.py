@@ -1,0 +1,39 @@
+"""The `bang` command. Each sub-command lives in its own module under `client.commands`;
+that module exposes `register(subparsers)` which adds its parser and sets `func`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Sub-command modules, in the order `bang --help` lists them.
+COMMAND_MODULES = (
+    "client.commands.simulate",
+    "client.commands.replay",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bang",
+        description="BANG! for the terminal: play, host, watch and test the Spaghetti-Western "
+        "card game of hidden roles.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

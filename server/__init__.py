@@ -1,0 +1,1 @@
+"""The headless host: asyncio, MQTT, rooms, persistence and timers."""

@@ -1,0 +1,178 @@
+"""The data the engine keeps and exchanges: actions, decisions, events and the game state.
+
+Everything here is a msgspec Struct, so the whole state round-trips through MessagePack and
+JSON, and inbound actions are validated by type on decode.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+STATE_VERSION = 1
+
+
+class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    """What a seat does. Which fields matter depends on `kind` (see docs/REPLAY.md).
+
+    card:   the card from the acting seat's hand that is used
+    target: the seat aimed at
+    pick:   a card chosen among shown ones, or a card in play in front of the target
+    cards:  several cards from the hand (Sid Ketchum discards two)
+    """
+
+    kind: str
+    card: int | None = None
+    target: int | None = None
+    pick: int | None = None
+    cards: tuple[int, ...] = ()
+
+
+class Decision(Struct, frozen=True, omit_defaults=True):
+    """Who must decide what, now. `options` are all the legal actions; `default` is the
+    rules-safe choice applied when the seat's time runs out."""
+
+    id: int
+    seat: int
+    kind: str
+    options: tuple[Action, ...]
+    default: Action
+    source: int | None = None  # the seat that caused this decision (the shooter, the duellist)
+    card: int | None = None  # the card being answered
+    needed: int = 0  # Missed! still needed against this shot
+    shown: tuple[int, ...] = ()  # face-up cards to choose from (General Store, Lucky Duke)
+    private: tuple[int, ...] = ()  # cards only this seat sees (Kit Carlson's look)
+
+
+class Event(Struct, frozen=True, omit_defaults=True):
+    """Something that happened. `cards` are visible only to the seats in `private_to` when that
+    is not empty; everyone else learns just `count`."""
+
+    kind: str
+    seat: int | None = None
+    target: int | None = None
+    card: int | None = None
+    cards: tuple[int, ...] = ()
+    count: int = 0
+    private_to: tuple[int, ...] = ()
+    value: int | None = None
+    note: str = ""
+
+
+class Player(Struct):
+    seat: int
+    name: str
+    character: str
+    role: str
+    life: int
+    max_life: int
+    hand: list[int]
+    in_play: list[int]
+    alive: bool = True
+
+
+# --- Frames: the resolution stack. The top frame is what is being resolved now. ---------------
+
+
+class TurnFrame(Struct, tag="turn"):
+    """A player's turn, from the Dynamite check to the discard phase."""
+
+    seat: int
+    step: str = "start"
+    drawn: int | None = None  # result of a "draw!" made for this frame
+    drew_first: bool = False
+
+
+class ShotFrame(Struct, tag="shot"):
+    """A BANG! (card, Gatling, Henry Block's automatic shot) aimed at `target`."""
+
+    target: int
+    source: int | None  # who shoots (gets the bounty)
+    card: int | None  # the card fired, if any
+    card_player: int | None  # who played that card (El Gringo's trigger)
+    needed: int = 1
+    barrels_used: int = 0
+    unavoidable: bool = False
+    drawn: int | None = None
+
+
+class DyingFrame(Struct, tag="dying"):
+    seat: int
+    killer: int | None
+
+
+class IndiansFrame(Struct, tag="indians"):
+    source: int
+    target: int
+    card: int
+
+
+class DuelFrame(Struct, tag="duel"):
+    challenger: int
+    challenged: int
+    current: int
+    card: int
+
+
+class StoreFrame(Struct, tag="store"):
+    order: list[int]
+    cards: list[int]
+
+
+class LuckyFrame(Struct, tag="lucky"):
+    """Lucky Duke flipped two cards for a "draw!" and picks the result."""
+
+    seat: int
+    cards: list[int]
+    purpose: str
+
+
+class KitFrame(Struct, tag="kit"):
+    seat: int
+    cards: list[int]
+
+
+class MoveFrame(Struct, tag="move"):
+    """Take (steal) or discard a card from `victim`; `pick` None means a random hand card.
+    Henry Block shoots first when he is the victim."""
+
+    actor: int
+    victim: int
+    pick: int | None
+    mode: str  # "steal" | "discard"
+    henry_checked: bool = False
+
+
+class GringoFrame(Struct, tag="gringo"):
+    seat: int
+    source: int
+    count: int
+
+
+class YoulFrame(Struct, tag="youl"):
+    giver: int
+    receiver: int
+
+
+Frame = (
+    TurnFrame | ShotFrame | DyingFrame | IndiansFrame | DuelFrame | StoreFrame | LuckyFrame
+    | KitFrame | MoveFrame | GringoFrame | YoulFrame
+)
+
+
+class GameState(Struct):
+    version: int
+    rng: int
+    players: list[Player]
+    deck: list[int]  # the top of the deck is the END of the list
+    discard: list[int]  # the top of the pile is the END of the list
+    stack: list[Frame]
+    turn: int
+    turn_number: int = 0
+    bangs_played: int = 0
+    jose_uses: int = 0
+    actions: int = 0  # accepted actions so far; also the id of the pending decision
+    three_player: bool = False
+    last_alive_goal: bool = False  # 3 players: a target fell to the wrong hand
+    winner: str | None = None
+    winners: list[int] = []
+    pending: Decision | None = None
