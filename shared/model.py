@@ -79,7 +79,6 @@ class TurnFrame(Struct, tag="turn"):
     seat: int
     step: str = "start"
     drawn: int | None = None  # result of a "draw!" made for this frame
-    drew_first: bool = False
 
 
 class ShotFrame(Struct, tag="shot"):
@@ -92,6 +91,7 @@ class ShotFrame(Struct, tag="shot"):
     needed: int = 1
     barrels_used: int = 0
     unavoidable: bool = False
+    step: str = "ask"  # "ask": waiting for the target; "barrel": a Barrel "draw!" is under way
     drawn: int | None = None
 
 

@@ -1,0 +1,1 @@
+"""Bots: each decides from its own seat's view only."""

@@ -1,0 +1,40 @@
+"""The rules engine's public API.
+
+    state = new_game(Setup(players=5, seed=7))
+    state.pending            # who must decide what: Decision(id, seat, kind, options, default)
+    events = apply(state, seat, action)   # IllegalAction(reason) if not allowed; state untouched
+"""
+
+from __future__ import annotations
+
+from shared.engine.deal import new_game
+from shared.engine.errors import IllegalAction, SetupError
+from shared.engine.explain import explain
+from shared.engine.machine import Engine
+from shared.model import Action, Event, GameState
+
+__all__ = ["IllegalAction", "SetupError", "apply", "new_game"]
+
+
+def apply(state: GameState, seat: int, action: Action,
+          decision_id: int | None = None) -> list[Event]:
+    """Apply `seat`'s `action` to the pending decision and advance to the next one.
+
+    `decision_id`, when given, must match the pending decision's id, so that a late or
+    duplicated answer is refused instead of being applied to a later decision."""
+    decision = state.pending
+    if decision is None:
+        raise IllegalAction("the game is over" if state.winner else "nothing to decide now")
+    if decision_id is not None and decision_id != decision.id:
+        raise IllegalAction(
+            f"that answer was for decision {decision_id}, but decision {decision.id} is pending"
+        )
+    if seat != decision.seat:
+        raise IllegalAction(explain(state, seat, action))
+    if action not in decision.options:
+        raise IllegalAction(explain(state, seat, action))
+    engine = Engine(state)
+    engine.resolve(action)
+    state.actions += 1
+    engine.run()
+    return engine.events

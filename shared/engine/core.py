@@ -1,0 +1,259 @@
+"""The engine's machinery: the resolution loop, card movement, damage and elimination.
+
+The state holds a stack of frames; the top frame is resolved until it needs a decision from a
+seat. `Engine.run()` advances automatic work and stores the next decision in `state.pending`.
+"""
+
+from __future__ import annotations
+
+from shared import rng
+from shared.cards import KEY, SUIT
+from shared.model import (
+    Action,
+    Decision,
+    DyingFrame,
+    Event,
+    GameState,
+    GringoFrame,
+    LuckyFrame,
+    Player,
+    TurnFrame,
+)
+from shared.roles import (
+    DEPUTY,
+    OUTLAW,
+    RENEGADE,
+    SHERIFF,
+    SIDE_3P,
+    SIDE_OUTLAWS,
+    SIDE_RENEGADE,
+    SIDE_SHERIFF,
+    TARGET_3P,
+)
+
+FLIP_NOTHING = -1  # a "draw!" with no card left anywhere: it fails
+
+
+class EngineCore:
+    def __init__(self, state: GameState) -> None:
+        self.s = state
+        self.events: list[Event] = []
+
+    # --- events and decisions -----------------------------------------------------------
+
+    def emit(self, kind: str, **fields) -> None:
+        self.events.append(Event(kind, **fields))
+
+    def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
+            **context) -> Decision:
+        return Decision(
+            id=self.s.actions,
+            seat=seat,
+            kind=kind,
+            options=tuple(options),
+            default=default if default is not None else options[-1],
+            **context,
+        )
+
+    def player(self, seat: int) -> Player:
+        return self.s.players[seat]
+
+    # --- cards ---------------------------------------------------------------------------
+
+    def draw_card(self) -> int | None:
+        """Take the top card of the deck, reshuffling the discard pile when the deck is empty."""
+        s = self.s
+        if not s.deck:
+            if not s.discard:
+                return None
+            s.deck, s.discard = s.discard, []
+            s.rng = rng.shuffle(s.rng, s.deck)
+            self.emit("reshuffle", count=len(s.deck))
+        return s.deck.pop()
+
+    def draw_to_hand(self, seat: int, n: int, note: str = "") -> list[int]:
+        hand = self.s.players[seat].hand
+        got = []
+        for _ in range(n):
+            card = self.draw_card()
+            if card is None:
+                break
+            hand.append(card)
+            got.append(card)
+        if got:
+            self.emit("draw", seat=seat, cards=tuple(got), count=len(got), private_to=(seat,),
+                      note=note)
+        return got
+
+    def flip(self, seat: int, note: str) -> int:
+        """'Draw!': turn the top card onto the discard pile."""
+        card = self.draw_card()
+        if card is None:
+            self.emit("flip", seat=seat, note=note + ": no card left")
+            return FLIP_NOTHING
+        self.s.discard.append(card)
+        self.emit("flip", seat=seat, card=card, note=note)
+        return card
+
+    def draw_check(self, frame, seat: int, purpose: str) -> int | None:
+        """The card a "draw!" shows, or None while Lucky Duke is choosing between two.
+
+        The chosen card comes back through `frame.drawn`."""
+        if frame.drawn is not None:
+            card, frame.drawn = frame.drawn, None
+            return card
+        if self.s.players[seat].character == "lucky_duke":
+            first = self.flip(seat, purpose)
+            second = self.flip(seat, purpose)
+            shown = [c for c in (first, second) if c != FLIP_NOTHING]
+            if len(shown) == 2:
+                self.s.stack.append(LuckyFrame(seat, shown, purpose))
+                return None
+            return shown[0] if shown else FLIP_NOTHING
+        return self.flip(seat, purpose)
+
+    def random_hand_card(self, seat: int) -> int:
+        hand = self.s.players[seat].hand
+        self.s.rng, index = rng.below(self.s.rng, len(hand))
+        return hand[index]
+
+    def discard_from_hand(self, seat: int, card: int) -> None:
+        self.s.players[seat].hand.remove(card)
+        self.s.discard.append(card)
+
+    def discard_from_play(self, seat: int, card: int) -> None:
+        self.s.players[seat].in_play.remove(card)
+        self.s.discard.append(card)
+
+    def suzy_check(self) -> None:
+        """Suzy Lafayette draws the moment her hand is empty (checked before every decision)."""
+        for p in self.s.players:
+            if p.alive and not p.hand and p.character == "suzy_lafayette":
+                self.draw_to_hand(p.seat, 1, note="Suzy Lafayette")
+
+    # --- life ----------------------------------------------------------------------------
+
+    def heal(self, seat: int, amount: int = 1) -> None:
+        p = self.s.players[seat]
+        gained = min(amount, p.max_life - p.life)
+        if gained > 0:
+            p.life += gained
+            self.emit("heal", seat=seat, value=p.life, count=gained)
+
+    def damage(self, seat: int, amount: int, killer: int | None, card_player: int | None) -> None:
+        """`seat` loses `amount` life. `killer` caused it (None for Dynamite); `card_player`
+        played the card that caused it (El Gringo draws from that player's hand)."""
+        p = self.s.players[seat]
+        p.life -= amount
+        self.emit("hit", seat=seat, target=killer, count=amount, value=p.life)
+        if p.character == "bart_cassidy":
+            self.draw_to_hand(seat, amount, note="Bart Cassidy")
+        if p.character == "el_gringo" and card_player is not None and card_player != seat:
+            self.s.stack.append(GringoFrame(seat, card_player, amount))
+        if p.life <= 0:
+            self.s.stack.append(DyingFrame(seat, killer))
+
+    def beer_played(self) -> None:
+        for p in self.s.players:
+            if p.alive and p.character == "madam_yto":
+                self.draw_to_hand(p.seat, 1, note="Madam Yto")
+
+    # --- elimination and the end of the game --------------------------------------------
+
+    def eliminate(self, seat: int, killer: int | None) -> None:
+        s = self.s
+        p = s.players[seat]
+        p.alive = False
+        self.emit("eliminated", seat=seat, target=killer, note=p.role)
+        left = p.hand + p.in_play
+        p.hand, p.in_play = [], []
+        vulture = next((q for q in s.players if q.alive and q.character == "vulture_sam"), None)
+        if left:
+            if vulture is not None:
+                vulture.hand.extend(left)
+                self.emit("vulture", seat=vulture.seat, target=seat, cards=tuple(left),
+                          count=len(left), private_to=(vulture.seat,))
+            else:
+                s.discard.extend(left)
+                self.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
+        if self.check_game_over(seat, killer):
+            return
+        if killer is None or killer == seat or not s.players[killer].alive:
+            return
+        if s.three_player or p.role == OUTLAW:
+            self.draw_to_hand(killer, 3, note="reward")
+        elif p.role == DEPUTY and s.players[killer].role == SHERIFF:
+            sheriff = s.players[killer]
+            lost = sheriff.hand + sheriff.in_play
+            sheriff.hand, sheriff.in_play = [], []
+            s.discard.extend(lost)
+            self.emit("penalty", seat=killer, cards=tuple(lost), count=len(lost))
+
+    def check_game_over(self, dead: int, killer: int | None) -> bool:
+        s = self.s
+        alive = [p for p in s.players if p.alive]
+        if s.three_player:
+            killer_role = s.players[killer].role if killer is not None else None
+            if (killer is not None and s.players[killer].alive and not s.last_alive_goal
+                    and TARGET_3P[killer_role] == s.players[dead].role):
+                return self.end_game(SIDE_3P[killer_role], [killer])
+            s.last_alive_goal = True
+            if len(alive) == 1:
+                return self.end_game(SIDE_3P[alive[0].role], [alive[0].seat])
+            return False
+        roles_alive = {p.role for p in alive}
+        if SHERIFF not in roles_alive:
+            if len(alive) == 1 and alive[0].role == RENEGADE:
+                return self.end_game(SIDE_RENEGADE, [alive[0].seat])
+            return self.end_game(SIDE_OUTLAWS, [p.seat for p in s.players if p.role == OUTLAW])
+        if OUTLAW not in roles_alive and RENEGADE not in roles_alive:
+            return self.end_game(
+                SIDE_SHERIFF, [p.seat for p in s.players if p.role in (SHERIFF, DEPUTY)]
+            )
+        return False
+
+    def end_game(self, side: str, winners: list[int]) -> bool:
+        self.s.winner = side
+        self.s.winners = winners
+        self.s.stack = []
+        self.emit("game_over", note=side, count=len(winners))
+        return True
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def step(self, frame) -> Decision | None:  # pragma: no cover - provided by the Engine
+        raise NotImplementedError
+
+    def run(self) -> None:
+        """Advance automatic work until a seat must decide (or the game is over)."""
+        s = self.s
+        while s.winner is None:
+            self.suzy_check()
+            decision = self.step(s.stack[-1])
+            if decision is not None:
+                s.pending = decision
+                return
+        s.pending = None
+
+    def next_turn(self, after: int) -> None:
+        """End the turn of `after`: the next living player clockwise starts."""
+        self.s.stack = [TurnFrame(next_alive_after(self.s, after))]
+
+
+def next_alive_after(state: GameState, seat: int) -> int:
+    n = len(state.players)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if state.players[candidate].alive:
+            return candidate
+    return seat
+
+
+def is_immune(state: GameState, target: int, card: int, player: int) -> bool:
+    """Apache Kid ignores Diamond cards played by others (the Duel is handled apart)."""
+    return (
+        target != player
+        and state.players[target].character == "apache_kid"
+        and SUIT[card] == "diamonds"
+        and KEY[card] != "duel"
+    )

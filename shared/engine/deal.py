@@ -1,0 +1,135 @@
+"""Dealing a new game from a Setup, optionally rigged by a Scenario."""
+
+from __future__ import annotations
+
+from shared import rng
+from shared.cards import ALL_CARD_IDS
+from shared.characters import CHARACTER_POOLS, CHARACTERS
+from shared.engine.errors import SetupError
+from shared.engine.machine import Engine
+from shared.engine.refs import resolve
+from shared.model import STATE_VERSION, GameState, Player, TurnFrame
+from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
+from shared.setup import Scenario, Setup
+
+
+def _check_setup(setup: Setup) -> int:
+    n = setup.players
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise SetupError(f"BANG! is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+    if setup.pool not in CHARACTER_POOLS:
+        raise SetupError(f"unknown character pool {setup.pool!r}: use 'base' or 'all'")
+    if setup.names and len(setup.names) != n:
+        raise SetupError(f"{len(setup.names)} names given for {n} players")
+    if setup.characters is not None:
+        if len(setup.characters) != n:
+            raise SetupError(f"{len(setup.characters)} characters given for {n} players")
+        unknown = [c for c in setup.characters if c not in CHARACTERS]
+        if unknown:
+            raise SetupError(f"unknown character(s): {', '.join(unknown)}")
+        if len(set(setup.characters)) != n:
+            raise SetupError("each character can be dealt only once")
+    if setup.roles is not None and sorted(setup.roles) != sorted(ROLE_DEAL[n]):
+        raise SetupError(
+            f"roles for {n} players must be {', '.join(sorted(ROLE_DEAL[n]))}, "
+            f"not {', '.join(sorted(setup.roles))}"
+        )
+    return n
+
+
+def new_game(setup: Setup, scenario: Scenario | None = None) -> GameState:
+    """Deal a game and advance it to its first decision."""
+    n = _check_setup(setup)
+    state_rng = rng.seed_state(setup.seed)
+    roles = list(setup.roles) if setup.roles is not None else list(ROLE_DEAL[n])
+    if setup.roles is None:
+        state_rng = rng.shuffle(state_rng, roles)
+    if setup.characters is not None:
+        characters = list(setup.characters)
+    else:
+        pool = list(CHARACTER_POOLS[setup.pool])
+        state_rng = rng.shuffle(state_rng, pool)
+        characters = pool[:n]
+    names = list(setup.names) or [f"Player {i + 1}" for i in range(n)]
+    players = []
+    for seat in range(n):
+        life = CHARACTERS[characters[seat]].life + (roles[seat] == SHERIFF)
+        players.append(Player(seat, names[seat], characters[seat], roles[seat], life, life, [], []))
+    deck = list(ALL_CARD_IDS)
+    state_rng = rng.shuffle(state_rng, deck)
+    first = roles.index(DEPUTY if n == 3 else SHERIFF)
+    state = GameState(
+        version=STATE_VERSION,
+        rng=state_rng,
+        players=players,
+        deck=deck,
+        discard=[],
+        stack=[TurnFrame(first)],
+        turn=first,
+        three_player=n == 3,
+    )
+    if scenario is not None:
+        _rig(state, scenario)
+    else:
+        _deal_hands(state, range(n))
+    engine = Engine(state)
+    engine.run()
+    return state
+
+
+def _hand_size(player: Player) -> int:
+    return 5 if player.character == "big_spencer" else player.life
+
+
+def _deal_hands(state: GameState, seats) -> None:
+    for seat in seats:
+        p = state.players[seat]
+        for _ in range(_hand_size(p)):
+            p.hand.append(state.deck.pop())
+
+
+def _rig(state: GameState, scenario: Scenario) -> None:
+    n = len(state.players)
+    if len(scenario.seats) > n:
+        raise SetupError(f"the scenario rigs {len(scenario.seats)} seats at a table of {n}")
+    free = list(range(len(ALL_CARD_IDS)))
+
+    def take(ref: str | int) -> int:
+        card = resolve(ref, free)
+        free.remove(card)
+        return card
+
+    unrigged_hands = []
+    for seat, rig in enumerate(scenario.seats):
+        p = state.players[seat]
+        p.in_play = [take(ref) for ref in rig.in_play]
+        if rig.hand is None:
+            unrigged_hands.append(seat)
+        else:
+            p.hand = [take(ref) for ref in rig.hand]
+        if rig.life is not None:
+            if not 1 <= rig.life <= p.max_life:
+                raise SetupError(f"seat {seat}: life {rig.life} is outside 1..{p.max_life}")
+            p.life = rig.life
+    unrigged_hands += range(len(scenario.seats), n)
+    top = [take(ref) for ref in scenario.deck]
+    state.discard = [take(ref) for ref in scenario.discard]
+    # Whatever is left is shuffled (the state's own generator already shuffled `deck`).
+    still_free = set(free)
+    rest = [c for c in state.deck if c in still_free]
+    state.deck = rest
+    _deal_hands(state, unrigged_hands)
+    if scenario.only_deck:
+        state.discard = state.deck + state.discard
+        state.deck = []
+    state.deck.extend(reversed(top))
+    if scenario.turn is not None:
+        if not 0 <= scenario.turn < n:
+            raise SetupError(f"turn {scenario.turn} is not a seat of this table")
+        state.turn = scenario.turn
+    if scenario.start not in ("start", "play"):
+        raise SetupError("scenario start must be 'start' or 'play'")
+    state.stack = [TurnFrame(state.turn)]
+    if scenario.start == "play":
+        state.stack[0].step = "play"
+        state.turn_number = 1

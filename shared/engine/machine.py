@@ -1,0 +1,58 @@
+"""The whole engine: the mixins put together, and dispatch from frames to their handlers."""
+
+from __future__ import annotations
+
+from shared.engine.play import PlayMixin
+from shared.engine.responses import ResponseMixin
+from shared.engine.turn import TurnMixin
+from shared.model import (
+    Action,
+    Decision,
+    DuelFrame,
+    DyingFrame,
+    GringoFrame,
+    IndiansFrame,
+    KitFrame,
+    LuckyFrame,
+    MoveFrame,
+    ShotFrame,
+    StoreFrame,
+    TurnFrame,
+    YoulFrame,
+)
+
+
+class Engine(TurnMixin, PlayMixin, ResponseMixin):
+    def step(self, frame) -> Decision | None:
+        return _STEP[type(frame)](self, frame)
+
+    def resolve(self, action: Action) -> None:
+        frame = self.s.stack[-1]
+        _RESOLVE[type(frame)](self, frame, action)
+
+
+_STEP = {
+    TurnFrame: Engine.step_turn,
+    ShotFrame: Engine.step_shot,
+    DyingFrame: Engine.step_dying,
+    IndiansFrame: Engine.step_indians,
+    DuelFrame: Engine.step_duel,
+    StoreFrame: Engine.step_store,
+    LuckyFrame: Engine.step_lucky,
+    KitFrame: Engine.step_kit,
+    MoveFrame: Engine.step_move,
+    GringoFrame: Engine.step_gringo,
+    YoulFrame: Engine.step_youl,
+}
+
+_RESOLVE = {
+    TurnFrame: Engine.resolve_turn,
+    ShotFrame: Engine.resolve_shot,
+    DyingFrame: Engine.resolve_dying,
+    IndiansFrame: Engine.resolve_indians,
+    DuelFrame: Engine.resolve_duel,
+    StoreFrame: lambda engine, frame, action: engine.store_take(frame, action.pick),
+    LuckyFrame: Engine.resolve_lucky,
+    KitFrame: Engine.resolve_kit,
+    YoulFrame: Engine.resolve_youl,
+}

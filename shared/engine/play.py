@@ -1,0 +1,207 @@
+"""Phase 2: which cards and abilities a player may use on their turn, and what they do."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from shared.cards import BLUE, KEY, SUIT, WEAPON_REACH
+from shared.engine.core import EngineCore, is_immune
+from shared.model import (
+    Action,
+    DuelFrame,
+    IndiansFrame,
+    MoveFrame,
+    ShotFrame,
+    StoreFrame,
+    TurnFrame,
+)
+from shared.roles import SHERIFF
+from shared.rules import (
+    alive_count,
+    distance,
+    has_in_play,
+    reach,
+    seats_from,
+    unlimited_bangs,
+    weapon_of,
+)
+
+END_TURN = Action("end_turn")
+SELF_TARGETED_BROWN = ("beer", "saloon", "stagecoach", "wells_fargo", "general_store",
+                       "gatling", "indians")
+
+
+class PlayMixin(EngineCore):
+    # --- what may be done ----------------------------------------------------------------
+
+    def sid_options(self, seat: int) -> list[Action]:
+        p = self.s.players[seat]
+        if p.character != "sid_ketchum" or p.life >= p.max_life or len(p.hand) < 2:
+            return []
+        return [Action("sid", cards=pair) for pair in combinations(sorted(p.hand), 2)]
+
+    def bang_targets(self, seat: int, card: int) -> list[int]:
+        s = self.s
+        r = reach(s, seat)
+        return [t for t in seats_from(s, seat)[1:]
+                if distance(s, seat, t) <= r and not is_immune(s, t, card, seat)]
+
+    def take_options(self, seat: int, card: int, targets: list[int]) -> list[Action]:
+        """Panic!/Cat Balou: a random hand card (pick=None) or a named card in play."""
+        options = []
+        for t in targets:
+            if is_immune(self.s, t, card, seat):
+                continue
+            victim = self.s.players[t]
+            if victim.hand:
+                options.append(Action("play", card=card, target=t))
+            options.extend(Action("play", card=card, target=t, pick=c) for c in victim.in_play)
+        return options
+
+    def play_options(self, seat: int) -> list[Action]:
+        s = self.s
+        p = s.players[seat]
+        others = seats_from(s, seat)[1:]
+        can_bang = s.bangs_played == 0 or unlimited_bangs(p)
+        in_play_keys = {KEY[c] for c in p.in_play}
+        options: list[Action] = []
+        for card in p.hand:
+            key = KEY[card]
+            if key == "bang":
+                if can_bang:
+                    options.extend(Action("play", card=card, target=t)
+                                   for t in self.bang_targets(seat, card))
+                continue
+            if can_bang and (p.character == "annie_versary"
+                             or (key == "missed" and p.character == "calamity_janet")):
+                options.extend(Action("play_as_bang", card=card, target=t)
+                               for t in self.bang_targets(seat, card))
+            if key in SELF_TARGETED_BROWN:
+                options.append(Action("play", card=card))
+            elif key == "panic":
+                near = [t for t in others if distance(s, seat, t) <= 1]
+                options.extend(self.take_options(seat, card, near))
+            elif key == "cat_balou":
+                options.extend(self.take_options(seat, card, others))
+            elif key == "duel":
+                options.extend(Action("play", card=card, target=t) for t in others)
+            elif key == "jail":
+                options.extend(
+                    Action("play", card=card, target=t) for t in others
+                    if (s.three_player or s.players[t].role != SHERIFF)
+                    and not has_in_play(s.players[t], "jail")
+                    and not is_immune(s, t, card, seat)
+                )
+            elif key in BLUE and key not in in_play_keys:
+                options.append(Action("play", card=card))
+        options += self.sid_options(seat)
+        if p.character == "chuck_wengam" and p.life > 1:
+            options.append(Action("chuck"))
+        if p.character == "jose_delgado" and s.jose_uses < 2:
+            options.extend(Action("jose", card=c) for c in p.hand if KEY[c] in BLUE)
+        options.append(END_TURN)
+        return options
+
+    # --- doing it ------------------------------------------------------------------------
+
+    def resolve_sid(self, seat: int, action: Action) -> None:
+        for card in action.cards:
+            self.discard_from_hand(seat, card)
+        self.emit("sid", seat=seat, cards=action.cards, count=2)
+        self.heal(seat)
+
+    def fire_bang(self, seat: int, card: int, target: int, as_bang: bool) -> None:
+        s = self.s
+        p = s.players[seat]
+        self.discard_from_hand(seat, card)
+        s.bangs_played += 1
+        self.emit("play", seat=seat, card=card, target=target, note="as BANG!" if as_bang else "")
+        unavoidable = False
+        if p.character == "colorado_bill":
+            flipped = self.flip(seat, "Colorado Bill")
+            unavoidable = flipped >= 0 and SUIT[flipped] == "spades"
+        needed = 2 if p.character == "slab_the_killer" else 1
+        s.stack.append(ShotFrame(target, seat, card, seat, needed=needed, unavoidable=unavoidable))
+
+    def resolve_play(self, frame: TurnFrame, action: Action) -> None:
+        s = self.s
+        seat = frame.seat
+        p = s.players[seat]
+        kind = action.kind
+        if kind == "end_turn":
+            frame.step = "discard"
+            return
+        if kind == "sid":
+            self.resolve_sid(seat, action)
+            return
+        if kind == "chuck":
+            p.life -= 1
+            self.emit("chuck", seat=seat, value=p.life)
+            self.draw_to_hand(seat, 2, note="Chuck Wengam")
+            return
+        if kind == "jose":
+            s.jose_uses += 1
+            self.discard_from_hand(seat, action.card)
+            self.emit("jose", seat=seat, card=action.card)
+            self.draw_to_hand(seat, 2, note="José Delgado")
+            return
+        card = action.card
+        key = KEY[card]
+        if kind == "play_as_bang" or key == "bang":
+            self.fire_bang(seat, card, action.target, as_bang=kind == "play_as_bang")
+            return
+        if key in BLUE:
+            self.equip(seat, card, action.target)
+            return
+        self.discard_from_hand(seat, card)
+        self.emit("play", seat=seat, card=card, target=action.target, value=action.pick)
+        if key == "beer":
+            if alive_count(s) > 2:
+                self.heal(seat)
+            self.beer_played()
+        elif key == "saloon":
+            for q in seats_from(s, seat):
+                self.heal(q)
+        elif key == "stagecoach":
+            self.draw_to_hand(seat, 2)
+        elif key == "wells_fargo":
+            self.draw_to_hand(seat, 3)
+        elif key == "general_store":
+            self.open_store(seat)
+        elif key in ("panic", "cat_balou"):
+            mode = "steal" if key == "panic" else "discard"
+            s.stack.append(MoveFrame(seat, action.target, action.pick, mode))
+        elif key == "gatling":
+            for t in reversed(seats_from(s, seat)[1:]):
+                if not is_immune(s, t, card, seat):
+                    s.stack.append(ShotFrame(t, seat, card, seat))
+        elif key == "indians":
+            for t in reversed(seats_from(s, seat)[1:]):
+                if not is_immune(s, t, card, seat):
+                    s.stack.append(IndiansFrame(seat, t, card))
+        elif key == "duel":
+            s.stack.append(DuelFrame(seat, action.target, action.target, card))
+
+    def equip(self, seat: int, card: int, target: int | None) -> None:
+        s = self.s
+        holder = target if KEY[card] == "jail" else seat
+        s.players[seat].hand.remove(card)
+        if KEY[card] in WEAPON_REACH:
+            old = weapon_of(s.players[seat])
+            if old is not None:
+                self.discard_from_play(seat, old)
+                self.emit("discard", seat=seat, card=old, note="replaced weapon")
+        s.players[holder].in_play.append(card)
+        self.emit("equip", seat=seat, card=card, target=holder)
+
+    def open_store(self, seat: int) -> None:
+        s = self.s
+        order = seats_from(s, seat)
+        shown = []
+        for _ in order:
+            card = self.draw_card()
+            if card is None:
+                break
+            shown.append(card)
+        self.emit("store_open", seat=seat, cards=tuple(shown), count=len(shown))
+        s.stack.append(StoreFrame(order, shown))

@@ -1,0 +1,288 @@
+"""Everything decided out of turn, and the automatic steps between: shots, Barrels, Duels,
+Indians!, fatal hits, General Store picks, Lucky Duke, Kit Carlson, Youl Grinner, card moves."""
+
+from __future__ import annotations
+
+from shared.cards import KEY
+from shared.engine.core import EngineCore
+from shared.engine.turn import is_heart
+from shared.model import (
+    Action,
+    Decision,
+    DuelFrame,
+    DyingFrame,
+    GringoFrame,
+    IndiansFrame,
+    KitFrame,
+    LuckyFrame,
+    MoveFrame,
+    ShotFrame,
+    StoreFrame,
+    YoulFrame,
+)
+from shared.rules import alive_count, barrel_draws
+
+TAKE_HIT = Action("take_hit")
+DIE = Action("die")
+
+
+class ResponseMixin(EngineCore):
+    def bang_cards_for_discard(self, seat: int) -> list[int]:
+        """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
+        p = self.s.players[seat]
+        calamity = p.character == "calamity_janet"
+        return [c for c in p.hand if KEY[c] == "bang" or (calamity and KEY[c] == "missed")]
+
+    def missed_cards(self, seat: int) -> list[int]:
+        p = self.s.players[seat]
+        if p.character == "big_spencer":
+            return []
+        calamity = p.character == "calamity_janet"
+        return [c for c in p.hand if KEY[c] == "missed" or (calamity and KEY[c] == "bang")]
+
+    # --- a BANG! aimed at someone ------------------------------------------------------
+
+    def step_shot(self, frame: ShotFrame) -> Decision | None:
+        s = self.s
+        target = frame.target
+        if not s.players[target].alive:
+            s.stack.pop()
+            return None
+        if frame.step == "barrel":
+            card = self.draw_check(frame, target, "Barrel")
+            if card is None:
+                return None
+            frame.step = "ask"
+            if is_heart(card):
+                frame.needed -= 1
+                self.emit("barrel_saves", seat=target, card=card)
+                if frame.needed <= 0:
+                    s.stack.pop()
+                    self.emit("missed", seat=target, target=frame.source)
+                    return None
+            else:
+                self.emit("barrel_fails", seat=target, card=card)
+        options = []
+        if not frame.unavoidable:
+            if frame.barrels_used < barrel_draws(s.players[target]):
+                options.append(Action("barrel"))
+            options.extend(Action("missed", card=c) for c in self.missed_cards(target))
+        options += self.sid_options(target)
+        options.append(TAKE_HIT)
+        return self.ask(target, "respond_shot", options, TAKE_HIT, source=frame.source,
+                        card=frame.card, needed=frame.needed)
+
+    def resolve_shot(self, frame: ShotFrame, action: Action) -> None:
+        s = self.s
+        target = frame.target
+        kind = action.kind
+        if kind == "barrel":
+            frame.barrels_used += 1
+            frame.step = "barrel"
+        elif kind == "missed":
+            self.discard_from_hand(target, action.card)
+            self.emit("play", seat=target, card=action.card, note="Missed!")
+            frame.needed -= 1
+            if frame.needed <= 0:
+                s.stack.pop()
+                self.emit("missed", seat=target, target=frame.source)
+        elif kind == "sid":
+            self.resolve_sid(target, action)
+        else:
+            s.stack.pop()
+            self.damage(target, 1, frame.source, frame.card_player)
+
+    # --- a fatal hit ---------------------------------------------------------------------
+
+    def step_dying(self, frame: DyingFrame) -> Decision | None:
+        s = self.s
+        p = s.players[frame.seat]
+        if p.life > 0:
+            s.stack.pop()
+            self.emit("survives", seat=frame.seat, value=p.life)
+            return None
+        options = []
+        if alive_count(s) > 2:
+            options = [Action("beer", card=c) for c in p.hand if KEY[c] == "beer"]
+        options += self.sid_options(frame.seat)
+        default = options[0] if options and options[0].kind == "beer" else DIE
+        options.append(DIE)
+        return self.ask(frame.seat, "dying", options, default, source=frame.killer,
+                        needed=1 - p.life)
+
+    def resolve_dying(self, frame: DyingFrame, action: Action) -> None:
+        seat = frame.seat
+        if action.kind == "beer":
+            self.discard_from_hand(seat, action.card)
+            self.emit("play", seat=seat, card=action.card, note="Beer")
+            self.s.players[seat].life += 1
+            self.emit("heal", seat=seat, value=self.s.players[seat].life, count=1)
+            self.beer_played()
+        elif action.kind == "sid":
+            for card in action.cards:
+                self.discard_from_hand(seat, card)
+            self.emit("sid", seat=seat, cards=action.cards, count=2)
+            self.s.players[seat].life += 1
+            self.emit("heal", seat=seat, value=self.s.players[seat].life, count=1)
+        else:
+            self.s.stack.pop()
+            self.eliminate(seat, frame.killer)
+
+    # --- Indians! and Duel ---------------------------------------------------------------
+
+    def discard_bang_options(self, seat: int) -> list[Action]:
+        options = [Action("discard_bang", card=c) for c in self.bang_cards_for_discard(seat)]
+        options += self.sid_options(seat)
+        options.append(TAKE_HIT)
+        return options
+
+    def step_indians(self, frame: IndiansFrame) -> Decision | None:
+        if not self.s.players[frame.target].alive:
+            self.s.stack.pop()
+            return None
+        return self.ask(frame.target, "respond_indians", self.discard_bang_options(frame.target),
+                        TAKE_HIT, source=frame.source, card=frame.card)
+
+    def resolve_indians(self, frame: IndiansFrame, action: Action) -> None:
+        if action.kind == "discard_bang":
+            self.s.stack.pop()
+            self.discard_from_hand(frame.target, action.card)
+            self.emit("play", seat=frame.target, card=action.card, note="against Indians!")
+        elif action.kind == "sid":
+            self.resolve_sid(frame.target, action)
+        else:
+            self.s.stack.pop()
+            self.damage(frame.target, 1, frame.source, frame.source)
+
+    def step_duel(self, frame: DuelFrame) -> Decision | None:
+        s = self.s
+        if not (s.players[frame.challenger].alive and s.players[frame.challenged].alive):
+            s.stack.pop()
+            return None
+        other = frame.challenger if frame.current == frame.challenged else frame.challenged
+        return self.ask(frame.current, "respond_duel", self.discard_bang_options(frame.current),
+                        TAKE_HIT, source=other, card=frame.card)
+
+    def resolve_duel(self, frame: DuelFrame, action: Action) -> None:
+        current = frame.current
+        other = frame.challenger if current == frame.challenged else frame.challenged
+        if action.kind == "discard_bang":
+            self.discard_from_hand(current, action.card)
+            self.emit("play", seat=current, card=action.card, target=other, note="in the Duel")
+            frame.current = other
+        elif action.kind == "sid":
+            self.resolve_sid(current, action)
+        else:
+            self.s.stack.pop()
+            self.damage(current, 1, other, frame.challenger)
+
+    # --- General Store, Lucky Duke, Kit Carlson, Youl Grinner ------------------------------
+
+    def step_store(self, frame: StoreFrame) -> Decision | None:
+        s = self.s
+        while frame.order and not s.players[frame.order[0]].alive:
+            frame.order.pop(0)
+        if not frame.order or not frame.cards:
+            s.discard.extend(frame.cards)
+            s.stack.pop()
+            return None
+        picker = frame.order[0]
+        if len(frame.cards) == 1:
+            self.store_take(frame, frame.cards[0])
+            return None
+        options = [Action("pick", pick=c) for c in frame.cards]
+        return self.ask(picker, "store_pick", options, options[0], shown=tuple(frame.cards))
+
+    def store_take(self, frame: StoreFrame, card: int) -> None:
+        picker = frame.order.pop(0)
+        frame.cards.remove(card)
+        self.s.players[picker].hand.append(card)
+        self.emit("store_pick", seat=picker, card=card)
+
+    def step_lucky(self, frame: LuckyFrame) -> Decision | None:
+        options = [Action("pick", pick=c) for c in frame.cards]
+        return self.ask(frame.seat, "lucky_pick", options, options[0], shown=tuple(frame.cards))
+
+    def resolve_lucky(self, frame: LuckyFrame, action: Action) -> None:
+        s = self.s
+        s.stack.pop()
+        s.stack[-1].drawn = action.pick
+        self.emit("lucky_pick", seat=frame.seat, card=action.pick, note=frame.purpose)
+
+    def step_kit(self, frame: KitFrame) -> Decision | None:
+        options = [Action("put_back", pick=c) for c in frame.cards]
+        return self.ask(frame.seat, "kit_put_back", options, options[-1],
+                        private=tuple(frame.cards))
+
+    def resolve_kit(self, frame: KitFrame, action: Action) -> None:
+        s = self.s
+        s.stack.pop()
+        kept = tuple(c for c in frame.cards if c != action.pick)
+        s.players[frame.seat].hand.extend(kept)
+        s.deck.append(action.pick)
+        self.emit("kit_keep", seat=frame.seat, cards=kept, count=2, private_to=(frame.seat,))
+
+    def step_youl(self, frame: YoulFrame) -> Decision | None:
+        s = self.s
+        giver = s.players[frame.giver]
+        if not giver.alive or not giver.hand:
+            s.stack.pop()
+            return None
+        options = [Action("give", card=c) for c in giver.hand]
+        return self.ask(frame.giver, "youl_give", options, options[0], source=frame.receiver)
+
+    def resolve_youl(self, frame: YoulFrame, action: Action) -> None:
+        s = self.s
+        s.stack.pop()
+        s.players[frame.giver].hand.remove(action.card)
+        s.players[frame.receiver].hand.append(action.card)
+        self.emit("give", seat=frame.giver, target=frame.receiver, cards=(action.card,), count=1,
+                  private_to=(frame.giver, frame.receiver))
+
+    # --- automatic steps -----------------------------------------------------------------
+
+    def step_move(self, frame: MoveFrame) -> None:
+        s = self.s
+        actor, victim = s.players[frame.actor], s.players[frame.victim]
+        if not (actor.alive and victim.alive):
+            s.stack.pop()
+            return
+        if victim.character == "henry_block" and frame.actor != frame.victim \
+                and not frame.henry_checked:
+            frame.henry_checked = True
+            self.emit("henry_block", seat=frame.victim, target=frame.actor)
+            s.stack.append(ShotFrame(frame.actor, frame.victim, None, None))
+            return
+        s.stack.pop()
+        if frame.pick is None:
+            if not victim.hand:
+                self.emit("fizzle", seat=frame.actor, target=frame.victim)
+                return
+            card = self.random_hand_card(frame.victim)
+            victim.hand.remove(card)
+            from_hand = True
+        else:
+            if frame.pick not in victim.in_play:
+                self.emit("fizzle", seat=frame.actor, target=frame.victim)
+                return
+            card = frame.pick
+            victim.in_play.remove(card)
+            from_hand = False
+        if frame.mode == "steal":
+            actor.hand.append(card)
+            private = (frame.actor, frame.victim) if from_hand else ()
+            self.emit("steal", seat=frame.actor, target=frame.victim,
+                      cards=(card,), count=1, private_to=private,
+                      note="hand" if from_hand else "in play")
+        else:
+            s.discard.append(card)
+            self.emit("forced_discard", seat=frame.actor, target=frame.victim, card=card,
+                      note="hand" if from_hand else "in play")
+
+    def step_gringo(self, frame: GringoFrame) -> None:
+        s = self.s
+        s.stack.pop()
+        if not s.players[frame.seat].alive:
+            return
+        for _ in range(frame.count):
+            s.stack.append(MoveFrame(frame.seat, frame.source, None, "steal"))

@@ -1,0 +1,169 @@
+"""A player's turn: Dynamite, Jail, Youl Grinner, the draw phase and the discard phase."""
+
+from __future__ import annotations
+
+from shared.cards import CARDS, KEY, SUIT
+from shared.engine.core import FLIP_NOTHING, EngineCore
+from shared.model import Action, Decision, KitFrame, MoveFrame, TurnFrame, YoulFrame
+from shared.rules import next_alive, seats_from
+
+DRAW_DECK = Action("draw_deck")
+
+
+def dynamite_explodes(card: int) -> bool:
+    return card != FLIP_NOTHING and SUIT[card] == "spades" and 2 <= CARDS[card].rank_value <= 9
+
+
+def is_heart(card: int) -> bool:
+    return card != FLIP_NOTHING and SUIT[card] == "hearts"
+
+
+class TurnMixin(EngineCore):
+    def step_turn(self, frame: TurnFrame) -> Decision | None:
+        s = self.s
+        seat = frame.seat
+        p = s.players[seat]
+        if not p.alive:
+            self.next_turn(seat)
+            return None
+        step = frame.step
+        if step == "start":
+            s.turn = seat
+            s.turn_number += 1
+            s.bangs_played = 0
+            s.jose_uses = 0
+            self.emit("turn_start", seat=seat, value=s.turn_number)
+            frame.step = "dynamite"
+            return None
+        if step == "dynamite":
+            dynamite = next((c for c in p.in_play if KEY[c] == "dynamite"), None)
+            if dynamite is None:
+                frame.step = "jail"
+                return None
+            card = self.draw_check(frame, seat, "Dynamite")
+            if card is None:
+                return None
+            frame.step = "jail"
+            if dynamite_explodes(card):
+                self.discard_from_play(seat, dynamite)
+                self.emit("dynamite_explodes", seat=seat, card=dynamite)
+                self.damage(seat, 3, killer=None, card_player=None)
+            else:
+                p.in_play.remove(dynamite)
+                receiver = next_alive(s, seat)
+                s.players[receiver].in_play.append(dynamite)
+                self.emit("dynamite_passes", seat=seat, target=receiver, card=dynamite)
+            return None
+        if step == "jail":
+            jail = next((c for c in p.in_play if KEY[c] == "jail"), None)
+            if jail is None:
+                frame.step = "youl"
+                return None
+            card = self.draw_check(frame, seat, "Jail")
+            if card is None:
+                return None
+            self.discard_from_play(seat, jail)
+            if is_heart(card):
+                self.emit("jail_escape", seat=seat, card=jail)
+                frame.step = "youl"
+            else:
+                self.emit("jail_stays", seat=seat, card=jail)
+                self.emit("turn_end", seat=seat, note="skipped")
+                self.next_turn(seat)
+            return None
+        if step == "youl":
+            frame.step = "draw"
+            if p.character == "youl_grinner":
+                richer = [q for q in seats_from(s, seat)[1:]
+                          if len(s.players[q].hand) > len(p.hand)]
+                for giver in reversed(richer):
+                    s.stack.append(YoulFrame(giver, seat))
+            return None
+        if step == "draw":
+            return self.draw_phase(frame)
+        if step == "draw_rest":
+            self.draw_to_hand(seat, 1)
+            frame.step = "play"
+            return None
+        if step == "play":
+            return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
+        if step == "discard":
+            if len(p.hand) <= p.life:
+                self.emit("turn_end", seat=seat, note="discard phase")
+                self.next_turn(seat)
+                return None
+            options = [Action("discard", card=c) for c in p.hand]
+            options += self.sid_options(seat)
+            return self.ask(seat, "discard", options, options[0])
+        raise AssertionError(f"unknown turn step {step!r}")
+
+    def draw_phase(self, frame: TurnFrame) -> Decision | None:
+        s = self.s
+        seat = frame.seat
+        p = s.players[seat]
+        character = p.character
+        if character == "jesse_jones":
+            victims = [q for q in seats_from(s, seat)[1:] if s.players[q].hand]
+            if victims:
+                options = [DRAW_DECK] + [Action("draw_player", target=q) for q in victims]
+                return self.ask(seat, "draw_source", options, DRAW_DECK)
+        elif character == "pedro_ramirez":
+            if s.discard:
+                return self.ask(seat, "draw_source", [DRAW_DECK, Action("draw_discard")],
+                                DRAW_DECK, card=s.discard[-1])
+        elif character == "kit_carlson":
+            looked = []
+            for _ in range(3):
+                card = self.draw_card()
+                if card is None:
+                    break
+                looked.append(card)
+            frame.step = "play"
+            if len(looked) == 3:
+                s.stack.append(KitFrame(seat, looked))
+                self.emit("kit_look", seat=seat, cards=tuple(looked), count=3,
+                          private_to=(seat,))
+            elif looked:
+                p.hand.extend(looked)
+                self.emit("draw", seat=seat, cards=tuple(looked), count=len(looked),
+                          private_to=(seat,))
+            return None
+        elif character == "black_jack":
+            drawn = self.draw_to_hand(seat, 2)
+            if len(drawn) == 2:
+                second = drawn[1]
+                self.emit("reveal", seat=seat, card=second, note="Black Jack")
+                if SUIT[second] in ("hearts", "diamonds"):
+                    self.draw_to_hand(seat, 1, note="Black Jack")
+            frame.step = "play"
+            return None
+        self.draw_to_hand(seat, 3 if character == "pixie_pete" else 2)
+        frame.step = "play"
+        return None
+
+    def resolve_draw_source(self, frame: TurnFrame, action: Action) -> None:
+        s = self.s
+        seat = frame.seat
+        if action.kind == "draw_deck":
+            self.draw_to_hand(seat, 2)
+            frame.step = "play"
+        elif action.kind == "draw_discard":
+            card = s.discard.pop()
+            s.players[seat].hand.append(card)
+            self.emit("draw_discard", seat=seat, card=card)
+            frame.step = "draw_rest"
+        else:  # draw_player: Jesse Jones takes a random card from that hand
+            frame.step = "draw_rest"
+            s.stack.append(MoveFrame(seat, action.target, None, "steal"))
+
+    def resolve_turn(self, frame: TurnFrame, action: Action) -> None:
+        if frame.step == "draw":
+            self.resolve_draw_source(frame, action)
+        elif frame.step == "discard":
+            if action.kind == "discard":
+                self.discard_from_hand(frame.seat, action.card)
+                self.emit("discard", seat=frame.seat, card=action.card)
+            else:
+                self.resolve_sid(frame.seat, action)
+        else:
+            self.resolve_play(frame, action)

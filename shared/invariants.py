@@ -1,0 +1,52 @@
+"""`problems(state)`: every broken invariant, as readable lines. Empty means healthy."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from shared.cards import CARDS, DECK_SIZE, KEY, WEAPON_REACH
+from shared.model import DyingFrame, GameState, KitFrame, StoreFrame
+
+
+def card_places(state: GameState) -> Counter:
+    """How many times each card id appears in some place."""
+    places: Counter = Counter(state.deck)
+    places.update(state.discard)
+    for p in state.players:
+        places.update(p.hand)
+        places.update(p.in_play)
+    for frame in state.stack:
+        if isinstance(frame, (StoreFrame, KitFrame)):
+            places.update(frame.cards)
+    return places
+
+
+def problems(state: GameState) -> list[str]:
+    found = []
+    places = card_places(state)
+    for card_id in range(DECK_SIZE):
+        if places[card_id] != 1:
+            found.append(f"{CARDS[card_id].label} (#{card_id}) is in {places[card_id]} places")
+    extra = set(places) - set(range(DECK_SIZE))
+    if extra:
+        found.append(f"unknown card ids {sorted(extra)}")
+    dying = {f.seat for f in state.stack if isinstance(f, DyingFrame)}
+    for p in state.players:
+        if p.alive:
+            low = 1 if p.seat not in dying else -10
+            if not low <= p.life <= p.max_life:
+                found.append(f"{p.name} has {p.life} life (allowed {low}..{p.max_life})")
+        elif p.hand or p.in_play:
+            found.append(f"{p.name} is eliminated but still holds cards")
+        keys = [KEY[c] for c in p.in_play]
+        weapons = [k for k in keys if k in WEAPON_REACH]
+        if len(weapons) > 1:
+            found.append(f"{p.name} has {len(weapons)} weapons in play")
+        duplicates = [k for k, n in Counter(keys).items() if n > 1]
+        if duplicates:
+            found.append(f"{p.name} has duplicate cards in play: {', '.join(duplicates)}")
+    if state.winner is None and state.pending is None:
+        found.append("the game is not over but nobody has a decision to make")
+    if state.pending is not None and not state.players[state.pending.seat].alive:
+        found.append(f"{state.players[state.pending.seat].name} is eliminated but must decide")
+    return found
