@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-from shared.engine.deal import new_game
+from shared.engine.deal import new_game, start_game
 from shared.engine.errors import IllegalAction, SetupError
 from shared.engine.explain import explain
 from shared.engine.machine import Engine
 from shared.model import Action, Event, GameState
 
-__all__ = ["IllegalAction", "SetupError", "apply", "new_game"]
+__all__ = ["IllegalAction", "SetupError", "apply", "new_game", "start_game"]
 
 
 def apply(state: GameState, seat: int, action: Action,

@@ -8,7 +8,7 @@ from shared.characters import CHARACTER_POOLS, CHARACTERS
 from shared.engine.errors import SetupError
 from shared.engine.machine import Engine
 from shared.engine.refs import resolve
-from shared.model import STATE_VERSION, GameState, Player, TurnFrame
+from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
 from shared.setup import Scenario, Setup
 
@@ -39,6 +39,11 @@ def _check_setup(setup: Setup) -> int:
 
 def new_game(setup: Setup, scenario: Scenario | None = None) -> GameState:
     """Deal a game and advance it to its first decision."""
+    return start_game(setup, scenario)[0]
+
+
+def start_game(setup: Setup, scenario: Scenario | None = None) -> tuple[GameState, list[Event]]:
+    """Deal a game, advance it to its first decision, and return the events of that start."""
     n = _check_setup(setup)
     state_rng = rng.seed_state(setup.seed)
     roles = list(setup.roles) if setup.roles is not None else list(ROLE_DEAL[n])
@@ -73,8 +78,9 @@ def new_game(setup: Setup, scenario: Scenario | None = None) -> GameState:
     else:
         _deal_hands(state, range(n))
     engine = Engine(state)
+    engine.emit("game_start", count=n)
     engine.run()
-    return state
+    return state, engine.events
 
 
 def _hand_size(player: Player) -> int:

@@ -89,7 +89,8 @@ class TurnMixin(EngineCore):
             return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
         if step == "discard":
             if len(p.hand) <= p.life:
-                self.emit("turn_end", seat=seat, note="discard phase")
+                self.emit("turn_end", seat=seat, note="discard phase", value=len(p.hand),
+                          count=p.life)
                 self.next_turn(seat)
                 return None
             options = [Action("discard", card=c) for c in p.hand]

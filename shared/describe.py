@@ -1,0 +1,120 @@
+"""Events as readable log lines: "Rosa plays BANG! Q♥ on Carlo"."""
+
+from __future__ import annotations
+
+from shared.cards import CARDS
+from shared.events import visible_to
+from shared.model import Event
+from shared.roles import ROLE_NAMES
+
+ALL = "all"  # a viewer who sees everything (replays, the host's own log)
+
+
+def _label(card: int | None) -> str:
+    return CARDS[card].label if card is not None and card >= 0 else "nothing"
+
+
+def _cards(event: Event, viewer) -> str:
+    if event.cards and (viewer == ALL or visible_to(event, viewer)):
+        return ", ".join(_label(c) for c in event.cards)
+    n = event.count
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
+    """One line for `event`. `table` is a state, a view, or the players' names by seat;
+    `viewer` is the seat the line is for (None: a spectator, "all": everything shown)."""
+    names = [p.name for p in table.players] if hasattr(table, "players") else list(table)
+
+    def who(seat: int | None) -> str:
+        return names[seat] if seat is not None else "nobody"
+
+    e = event
+    k = e.kind
+    seat, target = who(e.seat), who(e.target)
+    card = _label(e.card)
+    if k == "game_start":
+        return f"A game for {e.count} players begins"
+    if k == "turn_start":
+        return f"— Turn {e.value}: {seat} —"
+    if k == "turn_end":
+        return f"{seat} ends the turn" + (" (in Jail)" if e.note == "skipped" else "")
+    if k == "draw":
+        source = f" ({e.note})" if e.note else ""
+        return f"{seat} draws {_cards(e, viewer)}{source}"
+    if k == "reshuffle":
+        return f"The discard pile is shuffled into a new deck ({e.count} cards)"
+    if k == "flip":
+        return f"{seat} draws! {card} for {e.note}"
+    if k == "reveal":
+        return f"{seat} shows the second card: {card}"
+    if k == "draw_discard":
+        return f"{seat} takes {card} from the discard pile"
+    if k == "play":
+        on = f" on {target}" if e.target is not None and e.target != e.seat else ""
+        how = f" {e.note}" if e.note else ""
+        return f"{seat} plays {card}{how}{on}"
+    if k == "equip":
+        where = f" in front of {target}" if e.target != e.seat else ""
+        return f"{seat} puts {card} in play{where}"
+    if k == "discard":
+        return f"{seat} discards {card}" + (f" ({e.note})" if e.note else "")
+    if k == "missed":
+        return f"{seat} avoids the shot"
+    if k == "barrel_saves":
+        return f"{seat}'s Barrel works ({card})"
+    if k == "barrel_fails":
+        return f"{seat}'s Barrel fails ({card})"
+    if k == "hit":
+        by = f" (by {target})" if e.target is not None else ""
+        return f"{seat} loses {e.count} life{by}: {e.value} left"
+    if k == "heal":
+        return f"{seat} regains {e.count} life: {e.value}"
+    if k == "survives":
+        return f"{seat} survives with {e.value} life"
+    if k == "eliminated":
+        by = f" by {target}" if e.target is not None else ""
+        return f"{seat} is eliminated{by}: was the {ROLE_NAMES.get(e.note, e.note)}"
+    if k == "vulture":
+        return f"{seat} (Vulture Sam) takes {_cards(e, viewer)} from {target}"
+    if k == "discard_all":
+        return f"{seat}'s cards are discarded: {_cards(e, ALL)}"
+    if k == "penalty":
+        return f"{seat} killed a Deputy and discards every card ({e.count})"
+    if k == "game_over":
+        return f"Game over: the {e.note} win"
+    if k == "dynamite_explodes":
+        return f"Dynamite explodes in front of {seat}!"
+    if k == "dynamite_passes":
+        return f"Dynamite passes from {seat} to {target}"
+    if k == "jail_escape":
+        return f"{seat} escapes from Jail"
+    if k == "jail_stays":
+        return f"{seat} stays in Jail and skips the turn"
+    if k == "store_open":
+        return f"General Store: {_cards(e, ALL)}"
+    if k == "store_pick":
+        return f"{seat} takes {card} from the General Store"
+    if k == "lucky_pick":
+        return f"{seat} (Lucky Duke) chooses {card} for {e.note}"
+    if k == "kit_look":
+        return f"{seat} (Kit Carlson) looks at {_cards(e, viewer)}"
+    if k == "kit_keep":
+        return f"{seat} (Kit Carlson) keeps {_cards(e, viewer)}"
+    if k == "give":
+        return f"{seat} gives {_cards(e, viewer)} to {target} (Youl Grinner)"
+    if k == "steal":
+        return f"{seat} takes {_cards(e, viewer)} from {target} ({e.note})"
+    if k == "forced_discard":
+        return f"{seat} makes {target} discard {card} ({e.note})"
+    if k == "fizzle":
+        return f"{seat} finds nothing to take from {target}"
+    if k == "henry_block":
+        return f"{seat} (Henry Block) shoots at {target} first"
+    if k == "sid":
+        return f"{seat} (Sid Ketchum) discards {_cards(e, ALL)} to regain a life point"
+    if k == "chuck":
+        return f"{seat} (Chuck Wengam) gives up a life point for 2 cards: {e.value} left"
+    if k == "jose":
+        return f"{seat} (José Delgado) discards {card} for 2 cards"
+    return f"{k}: {seat} {target}"

@@ -1,0 +1,26 @@
+"""Per-seat visibility of events."""
+
+from __future__ import annotations
+
+from shared.model import Event
+
+
+def visible_to(event: Event, viewer: int | None) -> bool:
+    """Whether `viewer` (None: a spectator) may see the event's `cards`."""
+    return not event.private_to or viewer in event.private_to
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as `viewer` may see it: private cards replaced by their count."""
+    if visible_to(event, viewer) or not event.cards:
+        return event
+    return Event(
+        kind=event.kind,
+        seat=event.seat,
+        target=event.target,
+        card=event.card,
+        count=event.count,
+        private_to=event.private_to,
+        value=event.value,
+        note=event.note,
+    )
