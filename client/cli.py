@@ -11,6 +11,7 @@ import sys
 COMMAND_MODULES = (
     "client.commands.simulate",
     "client.commands.replay",
+    "client.commands.play",
 )
 
 

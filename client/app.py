@@ -1,0 +1,72 @@
+"""The Textual app: a table (or a lobby that leads to one), help, themes, command palette."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from client.i18n import I18n
+from client.screens.help import HelpScreen
+from client.screens.table import TableScreen
+from client.session import Session
+
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+
+
+class BangApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "BANG!"
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f1", "help", "Help", show=False),
+        Binding("t", "toggle_theme", "Theme", show=False),
+    ]
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        lang: str = "en",
+        theme: str = "dark",
+        first_screen: Callable[[BangApp], Screen] | None = None,
+    ) -> None:
+        """Start at the table of `session`, or at `first_screen(app)` (the lobby)."""
+        super().__init__()
+        self.i18n = I18n(lang)
+        self.session = session
+        self._first_screen = first_screen
+        self.theme = THEMES.get(theme, theme)
+
+    def on_mount(self) -> None:
+        if self._first_screen is not None:
+            self.push_screen(self._first_screen(self))
+        elif self.session is not None:
+            self.push_screen(TableScreen(self.session, self.i18n))
+
+    def open_table(self, session: Session) -> None:
+        """Leave the lobby for a table."""
+        self.session = session
+        self.push_screen(TableScreen(session, self.i18n))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.i18n))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = THEMES["light"] if self.current_theme.dark else THEMES["dark"]
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        t = self.i18n.t
+        yield SystemCommand(t("cmd_help"), t("key_help"), self.action_help)
+        yield SystemCommand(t("cmd_theme"), t("key_theme"), self.action_toggle_theme)
+        if isinstance(screen, TableScreen):
+            yield SystemCommand(t("cmd_end_turn"), t("key_end"), screen.action_end_turn)
+            yield SystemCommand(t("cmd_toggle_log"), t("key_log"), screen.action_toggle_log)
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.close()

@@ -1,0 +1,329 @@
+"""The table: seats, your hand, the choices of the moment, the game log.
+
+Reads `SessionEvent`s in a worker, renders each view, and sends only actions taken from the
+view's `options`. Out-of-turn decisions also pop up as a `PromptScreen`; game over opens the
+`GameOverScreen`.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from client.i18n import I18n
+from client.render import describe_action, describe_decision, player_name
+from client.session import Refused, Session, StatusChanged, ViewUpdate
+from client.widgets.choices import ChoicePanel
+from client.widgets.hand import HandView
+from client.widgets.log import GameLog
+from client.widgets.seat import SeatPanel
+from client.widgets.status import StatusBar
+from shared.model import Action
+from shared.views import TableView
+
+#: Decisions answered on the table itself (your hand is the choice); the others pop up.
+INLINE_KINDS = frozenset({"play", "discard"})
+WIDE_MIN = (120, 36)
+
+
+def uses_card(action: Action, card: int) -> bool:
+    return action.card == card or card in action.cards
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = [
+        *[
+            Binding(str(n % 10), f"pick_card({n - 1})", show=False)
+            for n in range(1, 11)
+        ],
+        Binding("left", "move_card(-1)", "◀ card", show=False),
+        Binding("right", "move_card(1)", "card ▶", show=False),
+        Binding("escape", "back", "Back"),
+        Binding("e", "end_turn", "End turn"),
+        Binding("p", "prompt", "Prompt", show=False),
+        Binding("l", "toggle_log", "Log"),
+    ]
+
+    def __init__(self, session: Session, i18n: I18n) -> None:
+        super().__init__()
+        self.session = session
+        self.i18n = i18n
+        self.view: TableView | None = None
+        self.deadline: float | None = None
+        self.selected: int | None = None
+        self._prompted: int | None = None  # decision id of the prompt already popped up
+        self._over_shown = False
+
+    # --- layout --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(self.i18n, self.session.room, self.session.spectator)
+        with Vertical(id="body"):
+            with Vertical(id="board"):
+                yield Grid(id="seats")
+                yield Static(id="info")
+                if not self.session.spectator:
+                    yield HandView(self.i18n, id="hand")
+                    yield ChoicePanel(self.i18n, id="panel")
+            yield GameLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._listen()
+
+    def on_resize(self, event: Resize) -> None:
+        self._apply_size()
+
+    def _apply_size(self) -> None:
+        width, height = self.app.size
+        wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
+        self.set_class(wide, "-wide")
+        if not self.session.spectator:
+            hand = self.query_one(HandView)
+            if hand.detailed != wide:
+                hand.detailed = wide
+                hand.refresh(layout=True)
+        seats = self.query_one("#seats", Grid)
+        count = len(seats.children) or 1
+        columns = 4 if wide else (2 if width < 70 else 3)
+        seats.styles.grid_size_columns = min(columns, count)
+
+    # --- session -------------------------------------------------------------------------
+
+    @work(exclusive=True, group="session")
+    async def _listen(self) -> None:
+        """Network I/O lives in this worker; the UI reacts to what it reads."""
+        events = self.session.events()
+        await self.session.start()
+        async for event in events:
+            if isinstance(event, ViewUpdate):
+                self.show_update(event)
+            elif isinstance(event, Refused):
+                self.refused(event.reason)
+            elif isinstance(event, StatusChanged):
+                self.query_one(StatusBar).status = event.status
+                if event.detail:
+                    self.notify(event.detail)
+
+    def refused(self, reason: str) -> None:
+        text = self.i18n.t("refused", reason=reason)
+        self.query_one("#info", Static).update(text)
+        self.notify(text, severity="error")
+
+    def show_update(self, update: ViewUpdate) -> None:
+        view = update.view
+        first = self.view is None or len(self.view.players) != len(view.players)
+        if self.view is None or self.view.pending != view.pending:
+            self.selected = None
+        self.view, self.deadline = view, update.deadline
+        if first:
+            self._mount_seats(view)
+        self.query_one(StatusBar).view = view
+        for panel in self.query(SeatPanel):
+            panel.show(view)
+        self.query_one(GameLog).add(update.log)
+        if not self.session.spectator:
+            self._refresh_choices()
+            self._maybe_prompt()
+        else:
+            self._show_waiting()
+        if view.winner is not None and not self._over_shown:
+            self._over_shown = True
+            self._game_over()
+        if view.winner is None:
+            self._over_shown = False
+
+    def _mount_seats(self, view: TableView) -> None:
+        seats = self.query_one("#seats", Grid)
+        seats.remove_children()
+        count = len(view.players)
+        first = 0 if view.viewer is None else (view.viewer + 1) % count
+        order = [(first + k) % count for k in range(count)]
+        seats.mount_all(SeatPanel(seat, self.i18n) for seat in order)
+        self._apply_size()
+
+    # --- your choices --------------------------------------------------------------------
+
+    @property
+    def my_options(self) -> tuple[Action, ...]:
+        view = self.view
+        if view is None or view.pending is None or view.pending.seat != view.viewer:
+            return ()
+        return view.options
+
+    def _choices(self) -> list[Action]:
+        options = self.my_options
+        if self.selected is not None:
+            return [a for a in options if uses_card(a, self.selected)]
+        assert self.view is not None and self.view.pending is not None
+        if self.view.pending.kind == "play":
+            return [a for a in options if a.card is None and not a.cards]
+        return list(options)
+
+    def _refresh_choices(self) -> None:
+        view = self.view
+        assert view is not None
+        options = self.my_options
+        playable = frozenset(
+            card for action in options for card in (action.card, *action.cards)
+            if card is not None
+        )
+        self.query_one(HandView).show(view.hand, playable, self.selected)
+        panel = self.query_one(ChoicePanel)
+        if not options:
+            self._show_waiting()
+            panel.show("", [], None)
+            self._light_targets([])
+            return
+        choices = self._choices()
+        if self.selected is None:
+            self._show_waiting()
+        panel.show(
+            describe_decision(view, self.i18n),
+            [(a, describe_action(a, view, self.i18n)) for a in choices],
+            self.deadline,
+        )
+        self._light_targets(choices if self.selected is not None else [])
+        panel.option_list.focus()
+
+    def _show_waiting(self) -> None:
+        view = self.view
+        info = self.query_one("#info", Static)
+        if view is None or view.pending is None or view.winner is not None:
+            info.update("")
+            return
+        if view.pending.seat == view.viewer:
+            hint = "pick_card" if view.pending.kind == "play" else "choose"
+            info.update(self.i18n.t(hint))
+            return
+        info.update(
+            self.i18n.t(
+                "waiting_for",
+                name=player_name(view, view.pending.seat),
+                what=describe_decision(view, self.i18n, waiting=True),
+            )
+        )
+
+    def _light_targets(self, choices: list[Action]) -> None:
+        targets = {a.target for a in choices if a.target is not None}
+        for panel in self.query(SeatPanel):
+            panel.set_class(panel.seat in targets, "-target")
+            panel.remove_class("-aimed")
+
+    @on(ChoicePanel.Highlighted)
+    def _aim(self, event: ChoicePanel.Highlighted) -> None:
+        target = event.action.target if event.action else None
+        for panel in self.query(SeatPanel):
+            panel.set_class(panel.seat == target, "-aimed")
+
+    @on(ChoicePanel.Chosen)
+    async def _chosen(self, event: ChoicePanel.Chosen) -> None:
+        await self.send(event.action)
+
+    async def send(self, action: Action) -> None:
+        """Send one action from `options` for the pending decision."""
+        view = self.view
+        if view is None or view.pending is None or action not in self.my_options:
+            return
+        self.selected = None
+        await self.session.act(action, view.pending.id)
+
+    @on(HandView.Picked)
+    def _picked(self, event: HandView.Picked) -> None:
+        self.action_pick_card(event.index)
+
+    @on(SeatPanel.Chosen)
+    def _seat_clicked(self, event: SeatPanel.Chosen) -> None:
+        if self.session.spectator or not self.my_options:
+            return
+        panel = self.query_one(ChoicePanel)
+        for index, action in enumerate(panel.actions):
+            if action.target == event.seat:
+                panel.option_list.highlighted = index
+                panel.option_list.focus()
+                return
+
+    @on(SeatPanel.Focused)
+    def _seat_focused(self, event: SeatPanel.Focused) -> None:
+        self.query_one("#info", Static).update(event.text)
+
+    def action_pick_card(self, index: int) -> None:
+        if self.view is None or self.session.spectator or not 0 <= index < len(self.view.hand):
+            return
+        card = self.view.hand[index]
+        self.selected = None if self.selected == card else card
+        from shared.cards import CARDS
+
+        self.query_one("#info", Static).update(
+            f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
+        )
+        if self.my_options:
+            self._refresh_choices()
+        else:
+            self.query_one(HandView).show(self.view.hand, frozenset(), self.selected)
+
+    def action_move_card(self, step: int) -> None:
+        if self.view is None or not self.view.hand:
+            return
+        hand = self.view.hand
+        index = hand.index(self.selected) + step if self.selected in hand else 0
+        self.action_pick_card(index % len(hand))
+
+    def action_back(self) -> None:
+        if self.selected is not None:
+            self.selected = None
+            self.query_one("#info", Static).update("")
+            if self.my_options:
+                self._refresh_choices()
+
+    async def action_end_turn(self) -> None:
+        for action in self.my_options:
+            if action.kind == "end_turn":
+                await self.send(action)
+
+    def action_toggle_log(self) -> None:
+        self.query_one(GameLog).toggle_class("-hidden")
+
+    def action_prompt(self) -> None:
+        self._prompted = None
+        self._maybe_prompt()
+
+    # --- pop-ups -------------------------------------------------------------------------
+
+    def _maybe_prompt(self) -> None:
+        from client.screens.prompt import PromptScreen
+
+        view = self.view
+        if view is None or not self.my_options or view.pending is None:
+            return
+        if view.pending.kind in INLINE_KINDS or self._prompted == view.pending.id:
+            return
+        self._prompted = view.pending.id
+        if isinstance(self.app.screen, PromptScreen):
+            self.app.screen.dismiss(None)
+        self.app.push_screen(
+            PromptScreen(view, self.deadline, self.i18n), callback=self._prompt_answered
+        )
+
+    async def _prompt_answered(self, action: Action | None) -> None:
+        if action is not None:
+            await self.send(action)
+
+    def _game_over(self) -> None:
+        from client.screens.game_over import GameOverScreen
+
+        assert self.view is not None
+        if isinstance(self.app.screen, Screen) and self.app.screen is not self:
+            self.app.pop_screen()
+        self.app.push_screen(GameOverScreen(self.view, self.i18n), callback=self._after_game)
+
+    async def _after_game(self, rematch: bool | None) -> None:
+        if rematch:
+            self.query_one(GameLog).clear()
+            self._prompted = None
+            await self.session.rematch()

@@ -1,0 +1,188 @@
+"""What the app talks to: a seat (or a spectator's chair) at one game.
+
+The screens never touch the engine or the network. They read `SessionEvent`s from
+`Session.events()` and answer with `Session.act()`. `LocalSession` runs the engine in this
+process with bots in the other seats (offline play and tests); the remote session in
+`client.remote` does the same over MQTT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import msgspec
+
+from shared.bots.random_bot import RandomBot
+from shared.describe import describe
+from shared.engine import IllegalAction, apply, start_game
+from shared.events import redact
+from shared.model import Action, Event, GameState
+from shared.setup import Scenario, Setup
+from shared.views import TableView, view
+
+
+@dataclass(frozen=True, slots=True)
+class ViewUpdate:
+    """A new table view; `log` holds readable lines for what happened since the last one."""
+
+    view: TableView
+    log: tuple[str, ...] = ()
+    deadline: float | None = None  # wall-clock time (time.time()) when the default applies
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The host refused an action; `reason` is for a person."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged:
+    status: str  # "connected" | "connecting" | "reconnecting" | "offline"
+    detail: str = ""
+
+
+SessionEvent = ViewUpdate | Refused | StatusChanged
+
+
+class Session(ABC):
+    """One seat at one game, or a spectator (`seat is None`)."""
+
+    seat: int | None
+    room: str
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[SessionEvent] = asyncio.Queue()
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+    def emit(self, event: SessionEvent) -> None:
+        self._queue.put_nowait(event)
+
+    async def events(self) -> AsyncIterator[SessionEvent]:
+        while True:
+            yield await self._queue.get()
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Connect or deal; the first `ViewUpdate` follows."""
+
+    @abstractmethod
+    async def act(self, action: Action, decision_id: int) -> None:
+        """Send an action for the decision `decision_id`; a refusal arrives as `Refused`."""
+
+    @abstractmethod
+    async def rematch(self) -> None:
+        """Ask for a new game at the same table."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+@dataclass
+class LocalTable:
+    """How a local game is dealt and run."""
+
+    setup: Setup = field(default_factory=Setup)
+    seat: int | None = 0  # the human's seat; None: watch bots play
+    bot_delay: float = 0.6  # seconds a bot "thinks", so a person can follow the table
+    timeout: float | None = None  # seconds for the human's decisions; None: no limit
+    scenario: Scenario | None = None  # a rigged table for the first game (tests)
+
+
+class LocalSession(Session):
+    """The engine in this process; bots (RandomBot) decide for every other seat."""
+
+    def __init__(self, table: LocalTable, room: str = "local") -> None:
+        super().__init__()
+        self.table = table
+        self.seat = table.seat
+        self.room = room
+        self.state: GameState | None = None
+        self._answer: asyncio.Queue[tuple[Action, int]] = asyncio.Queue()
+        self._driver: asyncio.Task[None] | None = None
+        self._game = 0
+
+    def _deal(self) -> tuple[GameState, list[Event]]:
+        setup = self.table.setup
+        if not setup.names:
+            setup = msgspec.structs.replace(
+                setup, names=[f"Player {i + 1}" for i in range(setup.players)]
+            )
+        if self._game == 0:
+            return start_game(setup, self.table.scenario)
+        setup = msgspec.structs.replace(setup, seed=setup.seed + self._game)
+        return start_game(setup)
+
+    async def start(self) -> None:
+        self.emit(StatusChanged("offline"))
+        self.state, events = self._deal()
+        self._publish(events)
+        self._driver = asyncio.create_task(self._drive())
+
+    async def act(self, action: Action, decision_id: int) -> None:
+        await self._answer.put((action, decision_id))
+
+    async def rematch(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+        self._game += 1
+        await self.start()
+
+    async def close(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+
+    def _publish(self, events: list[Event]) -> None:
+        assert self.state is not None
+        seen = [redact(e, self.seat) for e in events]
+        table = view(self.state, self.seat)
+        lines = tuple(describe(e, self.state, self.seat) for e in seen)
+        pending = self.state.pending
+        deadline = None
+        if (
+            pending is not None
+            and pending.seat == self.seat
+            and self.table.timeout is not None
+            and self.state.winner is None
+        ):
+            deadline = time.time() + self.table.timeout
+        self.emit(ViewUpdate(table, tuple(line for line in lines if line), deadline))
+
+    async def _drive(self) -> None:
+        """Ask whoever must decide, apply, publish; until somebody wins."""
+        assert self.state is not None
+        bots = {
+            seat: RandomBot(self.table.setup.seed * 31 + seat + self._game)
+            for seat in range(len(self.state.players))
+            if seat != self.seat
+        }
+        while self.state.winner is None and self.state.pending is not None:
+            pending = self.state.pending
+            if pending.seat in bots:
+                await asyncio.sleep(self.table.bot_delay)
+                action = bots[pending.seat].choose(view(self.state, pending.seat))
+                decision_id = pending.id
+            else:
+                action, decision_id = await self._human(pending.default, pending.id)
+            try:
+                events = apply(self.state, pending.seat, action, decision_id)
+            except IllegalAction as refusal:
+                self.emit(Refused(str(refusal)))
+                continue
+            self._publish(events)
+
+    async def _human(self, default: Action, decision_id: int) -> tuple[Action, int]:
+        if self.table.timeout is None:
+            return await self._answer.get()
+        try:
+            return await asyncio.wait_for(self._answer.get(), self.table.timeout)
+        except TimeoutError:
+            return default, decision_id

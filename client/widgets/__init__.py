@@ -1,0 +1,1 @@
+"""Small widgets, each owning one piece of the table."""

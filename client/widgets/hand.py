@@ -1,0 +1,66 @@
+"""Your hand: each card with name, suit and rank (Hearts and Diamonds in red), its number key,
+whether it can be played now, and what it does."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+
+from client.i18n import I18n
+from client.render import card_content
+from shared.cards import CARDS
+
+
+class HandView(Widget):
+    """Cards are picked by number (1-9, 0 for the tenth) or by a click."""
+
+    class Picked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, i18n: I18n, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.i18n = i18n
+        self.cards: tuple[int, ...] = ()
+        self.playable: frozenset[int] = frozenset()
+        self.selected: int | None = None
+        self.detailed = False  # one card per line with its effect (set on wide screens)
+
+    def show(self, cards: tuple[int, ...], playable: frozenset[int], selected: int | None) -> None:
+        if (cards, playable, selected) == (self.cards, self.playable, self.selected):
+            return
+        self.cards, self.playable, self.selected = cards, playable, selected
+        self.refresh(layout=True)
+
+    def action_pick(self, index: int) -> None:
+        """Called from the click action embedded in each card."""
+        self.post_message(self.Picked(index))
+
+    def _chip(self, index: int, card_id: int) -> Content:
+        number = str((index + 1) % 10) if index < 10 else " "
+        selected = card_id == self.selected
+        playable = card_id in self.playable
+        style = "reverse bold" if selected else ("bold" if playable else "dim")
+        mark = "✓" if playable else " "
+        return Content.assemble(
+            (f"{number}", "bold $text-accent"),
+            " ",
+            card_content(card_id, self.i18n, style),
+            (mark, "$text-success"),
+        ).stylize(f"@click=pick({index})")
+
+    def render(self) -> Content:
+        title = Content.styled(self.i18n.t("your_hand") + ": ", "bold")
+        if not self.cards:
+            return title + self.i18n.t("no_hand")
+        chips = [self._chip(i, c) for i, c in enumerate(self.cards)]
+        if self.detailed:
+            lines = [title]
+            for chip, card_id in zip(chips, self.cards, strict=True):
+                text = self.i18n.card_text(CARDS[card_id].key)
+                lines.append(chip.pad_right(max(0, 26 - chip.cell_length)) + Content.styled(
+                    text, "dim"))
+            return Content("\n").join(lines)
+        return title + Content("  ").join(chips)

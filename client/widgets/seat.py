@@ -1,0 +1,132 @@
+"""One seat at the table: everything public about that player."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.events import Click
+from textual.message import Message
+from textual.widget import Widget
+
+from client.i18n import I18n
+from client.render import blue_cards, card_content, life_bullets, weapon
+from shared.cards import CARDS
+from shared.characters import CHARACTERS
+from shared.roles import SHERIFF
+from shared.views import PlayerView, TableView
+
+
+class SeatPanel(Widget, can_focus=True):
+    """Name, role when known, life as bullets, character, hand size, weapon and reach, blue
+    cards in play, distance from you and whether they are in reach. The character's ability
+    shows on hover (tooltip) and on focus (`Focused` message, shown on the info line)."""
+
+    class Chosen(Message):
+        """The seat was clicked: the screen uses it as a target when one is being chosen."""
+
+        def __init__(self, seat: int) -> None:
+            super().__init__()
+            self.seat = seat
+
+    class Focused(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, seat: int, i18n: I18n) -> None:
+        super().__init__(id=f"seat-{seat}")
+        self.seat = seat
+        self.i18n = i18n
+        self.player: PlayerView | None = None
+        self.view: TableView | None = None
+
+    def show(self, view: TableView) -> None:
+        player = view.players[self.seat]
+        if player == self.player and self.view is not None and self._flags(view) == self._flags(
+            self.view
+        ):
+            return
+        self.player = player
+        self.view = view
+        self.set_class(view.turn == self.seat and view.winner is None, "-turn")
+        self.set_class(view.viewer == self.seat, "-me")
+        self.set_class(not player.alive, "-dead")
+        pending = view.pending
+        self.set_class(pending is not None and pending.seat == self.seat, "-deciding")
+        self.tooltip = self._ability()
+        self.refresh()
+
+    def _flags(self, view: TableView) -> tuple[object, ...]:
+        pending = view.pending.seat if view.pending else None
+        return (view.turn, pending, view.winner)
+
+    def _ability(self) -> str:
+        assert self.player is not None
+        character = CHARACTERS[self.player.character]
+        return f"{character.name}: {self.i18n.ability(character.key)}"
+
+    def on_focus(self) -> None:
+        if self.player is not None:
+            self.post_message(self.Focused(self._ability()))
+
+    def on_click(self, event: Click) -> None:
+        self.post_message(self.Chosen(self.seat))
+
+    def render(self) -> Content:
+        if self.player is None or self.view is None:
+            return Content("")
+        p, view, t = self.player, self.view, self.i18n.t
+        width = max(self.size.width, 10)
+        wide = width >= 34
+        marker = "▶ " if "-turn" in self.classes else "  "
+        if "-deciding" in self.classes and "-turn" not in self.classes:
+            marker = "… "
+        role = ""
+        if p.role is not None:
+            role = ("★ " if p.role == SHERIFF else "") + self.i18n.role(p.role)
+        name = p.name + (f" ({t('you')})" if view.viewer == self.seat else "")
+        who = Content.assemble((marker, "bold $text-warning"), (name, "bold"), " ",
+                               (role, "italic"))
+        life = Content.styled(life_bullets(p), "$text-error" if p.alive else "dim")
+        character = CHARACTERS[p.character].name
+        if not p.alive:
+            return Content("\n").join([
+                _spread(who, life, width),
+                _spread(Content(f"  {character}"), Content.styled(t("dead"), "italic"), width),
+            ])
+        hand = Content(t("hand_count", n=p.hand_count))
+        gun, reach_value = weapon(p, self.i18n)
+        if wide:
+            pieces = [Content(f"  {gun} ({t('reach', n=reach_value)})")]
+            pieces += [card_content(c, self.i18n) for c in blue_cards(p)]
+        else:
+            pieces = [Content(f"  {gun}({reach_value})")]
+            pieces += [Content(self.i18n.card_name(CARDS[c].key)) for c in blue_cards(p)]
+        where = Content("")
+        if p.distance is not None:
+            mark = "✓" if p.in_reach else "✗"
+            where = Content.styled(
+                f"{t('distance', d=p.distance)} {mark}",
+                "$text-success" if p.in_reach else "$text-muted",
+            )
+            if wide:
+                reach = t("in_reach") if p.in_reach else t("out_of_reach")
+                where = Content.styled(
+                    f"{t('distance', d=p.distance)} ({reach})",
+                    "$text-success" if p.in_reach else "$text-muted",
+                )
+        lines = [
+            _spread(who, life, width),
+            _spread(Content(f"  {character}"), hand, width),
+            _spread(Content(" · ").join(pieces), where, width),
+        ]
+        if self.size.height >= 4:
+            lines.append(Content.styled("  " + self.i18n.ability(p.character), "dim italic"))
+        return Content("\n").join(lines)
+
+
+def _spread(left: Content, right: Content, width: int) -> Content:
+    """`left` truncated with an ellipsis so that `right` fits against the right edge."""
+    room = max(0, width - right.cell_length - 1)
+    if left.cell_length > room:
+        left = left.truncate(room, ellipsis=True)
+    return left.pad_right(width - left.cell_length - right.cell_length) + right

@@ -1,0 +1,52 @@
+"""The top line: room, connection state, whose turn it is, deck and discard counts."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from client.i18n import I18n
+from client.render import card_content, player_name
+from shared.views import TableView
+
+_STATUS_STYLE = {
+    "connected": "$text-success",
+    "offline": "$text-success",
+    "connecting": "$text-warning",
+    "reconnecting": "$text-error bold",
+}
+
+
+class StatusBar(Widget):
+    """Always visible, so a dropped connection is never a surprise."""
+
+    status: reactive[str] = reactive("connecting")
+    view: reactive[TableView | None] = reactive(None)
+
+    def __init__(self, i18n: I18n, room: str, spectator: bool = False) -> None:
+        super().__init__()
+        self.i18n = i18n
+        self.room = room
+        self.spectator = spectator
+
+    def render(self) -> Content:
+        t = self.i18n.t
+        parts: list[str | tuple[str, str] | Content] = [
+            (f" {t('title')} ", "bold reverse"),
+            f" {self.room} ",
+            ("● " + t(self.status), _STATUS_STYLE.get(self.status, "")),
+        ]
+        if self.spectator:
+            parts += [" · ", (t("spectating"), "italic")]
+        view = self.view
+        if view is not None:
+            if view.turn == view.viewer and view.winner is None:
+                turn = (t("your_turn"), "bold $text-warning")
+            else:
+                turn = (t("turn_of", name=player_name(view, view.turn)), "bold")
+            parts += [" │ ", turn, f" · {t('round', n=view.turn_number)}"]
+            parts += [" │ ", t("deck", deck=view.deck_count, discard=view.discard_count)]
+            if view.discard_top is not None:
+                parts += [" ", card_content(view.discard_top, self.i18n)]
+        return Content.assemble(*parts)
