@@ -29,6 +29,9 @@ def apply(state: GameState, seat: int, action: Action,
         raise IllegalAction(
             f"that answer was for decision {decision_id}, but decision {decision.id} is pending"
         )
+    if not _well_formed(seat, action):
+        raise IllegalAction("malformed action: expected an Action with integer card, target "
+                            "and pick fields")
     if seat != decision.seat:
         raise IllegalAction(explain(state, seat, action))
     if action not in decision.options:
@@ -38,3 +41,13 @@ def apply(state: GameState, seat: int, action: Action,
     state.actions += 1
     engine.run()
     return engine.events
+
+
+def _well_formed(seat: object, action: object) -> bool:
+    """Type checks for callers that build actions by hand (decoded ones are already typed)."""
+    if type(seat) is not int or not isinstance(action, Action):
+        return False
+    if not isinstance(action.kind, str) or not isinstance(action.cards, tuple):
+        return False
+    fields = (action.card, action.target, action.pick, *action.cards)
+    return all(f is None or type(f) is int for f in fields)

@@ -103,9 +103,12 @@ class EngineCore:
             card, frame.drawn = frame.drawn, None
             return card
         if self.s.players[seat].character == "lucky_duke":
-            first = self.flip(seat, purpose)
-            second = self.flip(seat, purpose)
-            shown = [c for c in (first, second) if c != FLIP_NOTHING]
+            # Both cards are taken before either is discarded, so that a reshuffle between
+            # the two cannot put the first one back into the deck.
+            shown = [c for c in (self.draw_card(), self.draw_card()) if c is not None]
+            self.s.discard.extend(shown)
+            for card in shown:
+                self.emit("flip", seat=seat, card=card, note=purpose)
             if len(shown) == 2:
                 self.s.stack.append(LuckyFrame(seat, shown, purpose))
                 return None
