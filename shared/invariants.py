@@ -21,15 +21,30 @@ def card_places(state: GameState) -> Counter:
     return places
 
 
-def problems(state: GameState) -> list[str]:
-    found = []
+_EVERY_CARD = frozenset(range(DECK_SIZE))
+
+
+def _cards_misplaced(state: GameState) -> list[str]:
+    held = state.deck + state.discard
+    for p in state.players:
+        held += p.hand
+        held += p.in_play
+    for frame in state.stack:
+        if isinstance(frame, (StoreFrame, KitFrame)):
+            held += frame.cards
+    if len(held) == DECK_SIZE and _EVERY_CARD.issuperset(held) and len(set(held)) == DECK_SIZE:
+        return []
     places = card_places(state)
-    for card_id in range(DECK_SIZE):
-        if places[card_id] != 1:
-            found.append(f"{CARDS[card_id].label} (#{card_id}) is in {places[card_id]} places")
-    extra = set(places) - set(range(DECK_SIZE))
+    found = [f"{CARDS[c].label} (#{c}) is in {places[c]} places"
+             for c in range(DECK_SIZE) if places[c] != 1]
+    extra = set(places) - _EVERY_CARD
     if extra:
         found.append(f"unknown card ids {sorted(extra)}")
+    return found
+
+
+def problems(state: GameState) -> list[str]:
+    found = _cards_misplaced(state)
     dying = {f.seat for f in state.stack if isinstance(f, DyingFrame)}
     for p in state.players:
         if p.alive:
@@ -38,12 +53,14 @@ def problems(state: GameState) -> list[str]:
                 found.append(f"{p.name} has {p.life} life (allowed {low}..{p.max_life})")
         elif p.hand or p.in_play:
             found.append(f"{p.name} is eliminated but still holds cards")
+        if len(p.in_play) < 2:
+            continue
         keys = [KEY[c] for c in p.in_play]
         weapons = [k for k in keys if k in WEAPON_REACH]
         if len(weapons) > 1:
             found.append(f"{p.name} has {len(weapons)} weapons in play")
-        duplicates = [k for k, n in Counter(keys).items() if n > 1]
-        if duplicates:
+        if len(set(keys)) < len(keys):
+            duplicates = sorted(k for k, n in Counter(keys).items() if n > 1)
             found.append(f"{p.name} has duplicate cards in play: {', '.join(duplicates)}")
     if state.winner is None and state.pending is None:
         found.append("the game is not over but nobody has a decision to make")

@@ -45,12 +45,14 @@ def move_of(seat: int, action: Action) -> Move:
 
 
 def _card_places(state: GameState, seat: int) -> list[int]:
-    """Where a named card is looked for: the seat's hand, then the choices shown, then all."""
-    shown = []
+    """Where a named card is looked for: the seat's hand, then the cards the pending options
+    name (cards shown, cards in play that may be picked), then all."""
+    offered = []
     if state.pending is not None:
-        shown = [o.pick for o in state.pending.options if o.pick is not None]
+        for option in state.pending.options:
+            offered += [c for c in (option.card, option.pick) if c is not None]
     everywhere = list(range(80))
-    return state.players[seat].hand + shown + everywhere
+    return state.players[seat].hand + offered + everywhere
 
 
 def action_of(state: GameState, move: Move) -> Action:

@@ -43,14 +43,16 @@ def seats_from(state: GameState, seat: int) -> list[int]:
 
 def base_distance(state: GameState, a: int, b: int) -> int:
     """Seats between a and b among the living, the shorter way round."""
-    alive = alive_seats(state)
-    if a not in alive or b not in alive:
-        i, j = a, b
-        n = len(state.players)
+    players = state.players
+    if a == b:
+        return 0
+    if not (players[a].alive and players[b].alive):
+        n, clockwise = len(players), (b - a) % len(players)
     else:
-        i, j = alive.index(a), alive.index(b)
-        n = len(alive)
-    clockwise = (j - i) % n
+        n = sum(1 for p in players if p.alive)
+        low, high = min(a, b), max(a, b)
+        between = sum(1 for p in players[low + 1:high] if p.alive)
+        clockwise = between + 1 if a < b else n - between - 1
     return min(clockwise, n - clockwise)
 
 
