@@ -1,0 +1,96 @@
+"""The engine's sub-commands as a user runs them: `bang simulate` and `bang replay`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from client.cli import main
+from shared.record import GameRecord, Move, dump_record
+from shared.setup import Scenario, SeatRig, Setup
+
+
+def test_simulate_json_reports_every_field(capsys):
+    assert main(["simulate", "--games", "30", "--players", "3-7", "--seed", "9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 30
+    assert data["completed"] == 30
+    assert sum(data["wins"].values()) == 30
+    assert set(data["wins"]) <= {"sheriff", "outlaws", "renegade",
+                                 "3p_deputy", "3p_outlaw", "3p_renegade"}
+    assert data["actions"] > 30
+    assert data["seconds"] > 0
+    assert data["longest_game_turns"] >= 1
+
+
+def test_simulate_is_deterministic_for_a_seed(capsys):
+    main(["simulate", "--games", "20", "--players", "4-6", "--seed", "4", "--json"])
+    first = json.loads(capsys.readouterr().out)
+    main(["simulate", "--games", "20", "--players", "4-6", "--seed", "4", "--json"])
+    second = json.loads(capsys.readouterr().out)
+    assert (first["wins"], first["actions"]) == (second["wins"], second["actions"])
+
+
+def test_simulate_human_output_names_speed(capsys):
+    assert main(["simulate", "--games", "5", "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "games/s" in out and "actions/s" in out and "longest game" in out
+
+
+@pytest.mark.parametrize("players", ["2", "8", "5-3", "many"])
+def test_simulate_refuses_bad_player_counts(players, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--players", players])
+    assert exit_info.value.code == 2
+    assert "player count" in capsys.readouterr().err
+
+
+def _duel_record() -> GameRecord:
+    setup = Setup(players=4, seed=1, names=["Ann", "Bob", "Cid", "Dan"],
+                  characters=["willy_the_kid", "bart_cassidy", "paul_regret", "pixie_pete"],
+                  roles=["sheriff", "outlaw", "outlaw", "renegade"])
+    scenario = Scenario(seats=[SeatRig(hand=["Duel J♠"]), SeatRig(hand=[])], start="play")
+    return GameRecord(setup=setup, scenario=scenario, actions=[
+        Move(0, "play", card="Duel J♠", target=1),
+        Move(1, "take_hit"),
+    ])
+
+
+def test_replay_prints_a_readable_log(tmp_path, capsys):
+    path = tmp_path / "duel.json"
+    path.write_bytes(dump_record(_duel_record()))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann plays Duel J♠ on Bob" in out
+    assert "Bob loses 1 life (by Ann)" in out
+
+
+def test_replay_json_gives_the_final_state(tmp_path, capsys):
+    path = tmp_path / "duel.json"
+    path.write_bytes(dump_record(_duel_record()))
+    assert main(["replay", str(path), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["players"][1]["life"] == state["players"][1]["max_life"] - 1
+
+
+def test_replay_reads_msgpack_too(tmp_path, capsys):
+    import msgspec
+
+    path = tmp_path / "duel.msgpack"
+    path.write_bytes(msgspec.msgpack.encode(_duel_record()))
+    assert main(["replay", str(path)]) == 0
+    assert "Bob loses 1 life" in capsys.readouterr().out
+
+
+def test_replay_explains_a_broken_file(tmp_path, capsys):
+    path = tmp_path / "broken.json"
+    path.write_text('{"setup": {"players": 4}, "actions": [{"seat": 0, "kind": "fly"}]}')
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "action 0 (fly by seat" in err
+
+
+def test_replay_explains_a_missing_file(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "nope.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
