@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import socket
 
 from client.commands.common import add_display_flags, settings_for
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
-from shared.setup import Setup
 
 EXAMPLES = """examples:
   bang play                      a 5-player table against bots, on this machine
   bang play --players 7 --lang it
+  bang play --lan                friends on the LAN can join: it prints their command
   bang play --offline --seed 42  no broker or host: the engine runs inside the app
 """
 
@@ -19,8 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "play",
         help="start a game against bots right now (embedded broker and host)",
-        description="Start the embedded broker and a host in this process, open a room with "
-        "bots in the free seats and put you at the table.",
+        description="Start the embedded MQTT broker and a host in this process, open a room "
+        "with bots in the free seats and put you at the table.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -30,32 +31,74 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="characters: all 26 or the 16 of the base game")
-    parser.add_argument("--seed", type=int, default=None, help="deal this seed (repeatable)")
-    parser.add_argument("--timeout", type=float, default=None,
-                        help="seconds you have for each decision (default: no limit)")
+    parser.add_argument("--timeout", type=float, default=0,
+                        help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds each bot waits before acting, so you can follow")
+    parser.add_argument("--lan", action="store_true",
+                        help="let friends on the LAN join (the broker listens on every "
+                        "interface); prints the `bang join` line to give them")
+    parser.add_argument("--port", type=int, default=None,
+                        help="broker port (default 1883, or a free one if that is taken)")
     parser.add_argument("--offline", action="store_true",
                         help="no broker and no host: run the engine inside the app")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="with --offline: deal this seed (the same game again)")
     add_display_flags(parser)
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    import random
+def lan_address() -> str:
+    """This machine's address on the LAN (the interface of the default route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
 
+
+def run(args: argparse.Namespace) -> int:
+    from client import door_mode
     from client.app import BangApp
-    from client.session import LocalSession, LocalTable
 
     settings = settings_for(args)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    names = [settings.name] + [f"Bot {i}" for i in range(1, args.players)]
-    table = LocalTable(
-        setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool),
-        seat=0,
-        bot_delay=args.bot_delay,
-        timeout=args.timeout,
-    )
-    app = BangApp(LocalSession(table), lang=settings.lang, theme=settings.theme)
+    session = offline_session(args, settings.name) if args.offline else hosted_session(
+        args, settings.name)
+    app = BangApp(session, lang=settings.lang, theme=settings.theme)
+    door_mode.apply(app)
     app.run()
     return 0
+
+
+def offline_session(args: argparse.Namespace, name: str):
+    import random
+
+    from client.session import LocalSession, LocalTable
+    from shared.setup import Setup
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    names = [name] + [f"Bot {i}" for i in range(1, args.players)]
+    table = LocalTable(
+        setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool),
+        bot_delay=args.bot_delay,
+        timeout=args.timeout or None,
+    )
+    return LocalSession(table)
+
+
+def hosted_session(args: argparse.Namespace, name: str):
+    from platformdirs import user_data_dir
+
+    from client.embedded import DEFAULT_PORT, EmbeddedServer, HostedSession, free_port, port_free
+    from client.settings import APP_DIR_NAME, config_path
+    from shared import protocol as p
+
+    port = args.port or (DEFAULT_PORT if port_free(DEFAULT_PORT, args.lan) else free_port())
+    if args.lan:
+        print(f"Friends on your LAN can join with:\n  bang join --broker "
+              f"mqtt://{lan_address()}:{port}\n")
+    server = EmbeddedServer(f"{user_data_dir(APP_DIR_NAME)}/play.sqlite3", port=port,
+                            lan=args.lan, bot_delay=args.bot_delay)
+    options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout)
+    return HostedSession(server, config_path().parent, name, options)

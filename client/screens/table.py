@@ -123,7 +123,8 @@ class TableScreen(Screen[None]):
         self.view, self.deadline = view, update.deadline
         if first:
             self._mount_seats(view)
-        self.query_one(StatusBar).view = view
+        status = self.query_one(StatusBar)
+        status.room, status.view = self.session.room, view
         for panel in self.query(SeatPanel):
             panel.show(view)
         self.query_one(GameLog).add(update.log)

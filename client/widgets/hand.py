@@ -4,6 +4,7 @@ whether it can be played now, and what it does."""
 from __future__ import annotations
 
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -51,16 +52,30 @@ class HandView(Widget):
             (mark, "$text-success"),
         ).stylize(f"@click=pick({index})")
 
-    def render(self) -> Content:
+    def _lines(self, width: int) -> list[Content]:
+        """Chips laid out greedily, never breaking inside a card."""
         title = Content.styled(self.i18n.t("your_hand") + ": ", "bold")
         if not self.cards:
-            return title + self.i18n.t("no_hand")
+            return [title + self.i18n.t("no_hand")]
         chips = [self._chip(i, c) for i, c in enumerate(self.cards)]
         if self.detailed:
             lines = [title]
             for chip, card_id in zip(chips, self.cards, strict=True):
-                text = self.i18n.card_text(CARDS[card_id].key)
-                lines.append(chip.pad_right(max(0, 26 - chip.cell_length)) + Content.styled(
-                    text, "dim"))
-            return Content("\n").join(lines)
-        return title + Content("  ").join(chips)
+                text = Content.styled(self.i18n.card_text(CARDS[card_id].key), "dim")
+                lines.append(chip.pad_right(max(1, 24 - chip.cell_length)) + text)
+            return lines
+        lines, line = [], title
+        for chip in chips:
+            if line.cell_length and line.cell_length + 2 + chip.cell_length > width:
+                lines.append(line)
+                line = chip
+            else:
+                line = line + "  " + chip if line is not title else line + chip
+        lines.append(line)
+        return lines
+
+    def render(self) -> Content:
+        return Content("\n").join(self._lines(self.size.width))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))

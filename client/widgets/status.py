@@ -23,11 +23,12 @@ class StatusBar(Widget):
 
     status: reactive[str] = reactive("connecting")
     view: reactive[TableView | None] = reactive(None)
+    room: reactive[str] = reactive("")
 
     def __init__(self, i18n: I18n, room: str, spectator: bool = False) -> None:
         super().__init__()
         self.i18n = i18n
-        self.room = room
+        self.set_reactive(StatusBar.room, room)
         self.spectator = spectator
 
     def render(self) -> Content:

@@ -1,0 +1,119 @@
+"""A seat (or a spectator's chair) at a room on a host, over `client.net.Remote`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from client.net import Remote, RemoteError, Status
+from client.session import Refused, Session, StatusChanged, ViewUpdate
+from shared import protocol as p
+from shared.describe import describe
+from shared.model import Action
+from shared.views import TableView
+
+
+class RemoteSession(Session):
+    """Reads the room's updates from `remote` and sends actions to the host.
+
+    The host sends no deadline, so the countdown starts when a new decision of ours arrives
+    (off by the network delay, a few milliseconds on a LAN)."""
+
+    def __init__(
+        self,
+        remote: Remote | None,
+        room: str,
+        seat: int | None,
+        first: p.PrivateUpdate | p.RoomUpdate | None = None,
+        own_remote: bool = False,
+    ) -> None:
+        super().__init__()
+        self._remote = remote
+        self.room = room
+        self.seat = seat
+        self._first = first
+        self._own_remote = own_remote  # close the Remote with the session
+        self._reader: asyncio.Task[None] | None = None
+        self._decision: int | None = None
+        self._deadline: float | None = None
+        self._info: p.RoomInfo | None = None
+
+    @property
+    def remote(self) -> Remote:
+        assert self._remote is not None, "not connected yet"
+        return self._remote
+
+    async def start(self) -> None:
+        self.emit(StatusChanged("connected"))
+        if self._first is not None:
+            self._on_update(self._first)
+            self._first = None
+        elif self.seat is None:
+            await self.remote.watch(self.room)
+        else:
+            await self.remote.snapshot(self.room)
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for update in self.remote.updates():
+            if isinstance(update, Status):
+                status = "connected" if update.connected else "reconnecting"
+                self.emit(StatusChanged(status, update.reason))
+            elif isinstance(update, p.PrivateUpdate | p.RoomUpdate):
+                if update.room == self.room:
+                    self._on_update(update)
+            elif isinstance(update, p.Error | p.PublicError):
+                self.emit(Refused(update.message))
+
+    def _on_update(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
+        self._info = update.info
+        view = update.view
+        if view is None:
+            return
+        log = tuple(update.log) or tuple(describe(e, view, self.seat) for e in update.events)
+        self.emit(ViewUpdate(view, log, self._deadline_for(view)))
+
+    def _deadline_for(self, view: TableView) -> float | None:
+        pending = view.pending
+        timeout = self._info.options.turn_timeout if self._info else 0
+        if pending is None or pending.seat != self.seat or not timeout or view.winner:
+            self._decision = None
+            return None
+        if pending.id != self._decision:
+            self._decision, self._deadline = pending.id, time.time() + timeout
+        return self._deadline
+
+    async def act(self, action: Action, decision_id: int) -> None:
+        try:
+            await self.remote.act(self.room, decision_id, action)
+        except RemoteError as refusal:
+            self.emit(Refused(refusal.message))
+        except TimeoutError:
+            self.emit(Refused("the host did not answer in time"))
+
+    async def rematch(self) -> None:
+        """A new room with the same options, this player in the same seat, bots elsewhere."""
+        info = self._info
+        if info is None or self.seat is None:
+            return
+        options, my_name = info.options, info.seats[self.seat].name
+        try:
+            room = await self.remote.create_room(
+                info.name, seats=options.seats, pool=options.pool,
+                turn_timeout=options.turn_timeout, bot=options.bot,
+            )
+            self.room = room.id
+            self.seat = await self.remote.join(room.id, my_name, self.seat)
+            self._decision = None
+            await self.remote.start(room.id, bots=True)
+        except (RemoteError, TimeoutError) as refusal:
+            self.emit(Refused(str(refusal)))
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        if self._own_remote and self._remote is not None:
+            await self._remote.close()
