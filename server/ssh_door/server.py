@@ -1,0 +1,157 @@
+"""The asyncssh server: authentication (guest, key, or both) and nothing but game sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
+
+import asyncssh
+
+from server.ssh_door.caps import SessionCaps
+from server.ssh_door.config import AuthMode, DoorConfig
+from server.ssh_door.hostkey import fingerprint, load_or_create_host_key
+from server.ssh_door.identity import Identity
+from server.ssh_door.session import DoorSession
+
+log = logging.getLogger(__name__)
+
+_SHUTDOWN_GRACE = 10.0  # seconds for the clients to go when the server stops
+
+
+class DoorConnection(asyncssh.SSHServer):
+    """One SSH connection: who logged in, and a `DoorSession` for each session channel."""
+
+    def __init__(self, door: DoorServer) -> None:
+        self._door = door
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._address = "?"
+        self._key: asyncssh.SSHKey | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername")
+        self._address = str(peer[0]) if peer else "?"
+
+    def begin_auth(self, username: str) -> bool:
+        self._key = None
+        return self._door.config.auth is not AuthMode.GUEST
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Any key is welcome: it is an identity, not a permission. asyncssh calls this again
+        # for the signed request and checks the signature right after, so the key recorded last
+        # is the one the client proved it holds when authentication succeeds.
+        self._key = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._door.config.auth is AuthMode.HYBRID
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # Hybrid mode: no key offered (or none worked), so this player is a guest.
+        self._key = None
+        return True
+
+    def session_requested(self) -> DoorSession:
+        assert self._conn is not None
+        user = self._conn.get_extra_info("username") or ""
+        identity = Identity.from_key(user, self._key) if self._key else Identity.guest(user)
+        return DoorSession(
+            self._door.config, self._door.caps, self._door.sessions, self._address, identity
+        )
+
+    # Forwarding of any kind is refused (these are asyncssh's defaults, spelled out).
+    def connection_requested(self, *args: object) -> bool:
+        return False
+
+    def server_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_connection_requested(self, *args: object) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: object) -> bool:
+        return False
+
+
+class DoorServer:
+    """The listening door and its live sessions."""
+
+    def __init__(self, config: DoorConfig) -> None:
+        self.config = config
+        self.caps = SessionCaps(config.max_sessions, config.max_per_ip)
+        self.sessions: set[DoorSession] = set()
+        self.host_key = load_or_create_host_key(config.host_key_file)
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.host_key)
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful when the config asked for port 0)."""
+        assert self._acceptor is not None
+        return int(self._acceptor.sockets[0].getsockname()[1])
+
+    async def start(self) -> None:
+        self._acceptor = await asyncssh.create_server(
+            lambda: DoorConnection(self),
+            self.config.bind,
+            self.config.port,
+            server_host_keys=[self.host_key],
+            encoding=None,
+            line_editor=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            sftp_factory=None,
+            login_timeout=self.config.login_timeout,
+            keepalive_interval=self.config.keepalive_interval,
+            keepalive_count_max=3,
+        )
+
+    async def close(self) -> None:
+        """Stop accepting, tell every player, and end every client process."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.end("The game server is shutting down. Thanks for playing!")
+        if sessions:
+            await asyncio.wait([asyncio.ensure_future(s.ended.wait()) for s in sessions],
+                               timeout=_SHUTDOWN_GRACE)
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+
+
+async def start_door(config: DoorConfig) -> DoorServer:
+    door = DoorServer(config)
+    await door.start()
+    return door
+
+
+async def serve(config: DoorConfig, on_ready: Callable[[DoorServer], None] | None = None) -> None:
+    """Run the door until SIGINT or SIGTERM."""
+    door = await start_door(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        if on_ready is not None:
+            on_ready(door)
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+        await door.close()
