@@ -36,7 +36,9 @@ def explain(state: GameState, seat: int, action: Action) -> str:
         return (f"it is not your decision: waiting for {_name(state, decision.seat)} to "
                 f"{DECISION_TEXT[decision.kind]}")
     kinds = {o.kind for o in decision.options}
-    if action.kind not in kinds:
+    # A card play is explained card by card below, even when no card at all is playable now.
+    playing = decision.kind == "play" and action.kind in ("play", "play_as_bang")
+    if action.kind not in kinds and not playing:
         return (f"'{action.kind}' is not possible now: you must "
                 f"{DECISION_TEXT[decision.kind]} ({', '.join(sorted(kinds))})")
     player = state.players[seat]
@@ -68,6 +70,8 @@ def _explain_play(state: GameState, seat: int, action: Action) -> str | None:
     name = CARD_NAMES[key]
     target = action.target
     as_bang = action.kind == "play_as_bang" or key == "bang"
+    if key == "missed" and not as_bang:
+        return "Missed! is played only to cancel a BANG! aimed at you, out of turn"
     if action.kind == "play_as_bang" and player.character not in ("calamity_janet",
                                                                   "annie_versary"):
         return "only Calamity Janet (Missed!) and Annie Versary may use other cards as BANG!"
