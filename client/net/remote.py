@@ -1,0 +1,378 @@
+"""The client side of the wire, for the Textual app and for networked bots.
+
+    async with Remote("mqtt://127.0.0.1:1883") as remote:     # connects in the background
+        await remote.wait_connected()
+        rooms = await remote.list_rooms()                      # list[RoomInfo]
+        room = await remote.create_room("Saloon", seats=4)     # RoomInfo
+        seat = await remote.join(room.id, "Ann")               # int
+        await remote.start(room.id, bots=True)                 # creator only
+        async for update in remote.updates():
+            match update:
+                case PrivateUpdate(view=view) if view and view.options:
+                    await remote.act(update.room, view.pending.id, view.options[0])
+                case RoomUpdate() | Lobby() | Status() | Error() | PublicError():
+                    ...
+
+Updates, in arrival order:
+- `PrivateUpdate` (room, seq, seat, info, view, events, log): your seat's view after room
+  change `seq`; `view` is None before the game starts. Decrypted and checked.
+- `RoomUpdate`: the public view of a room you `watch` (spectators).
+- `Lobby`: the list of rooms, whenever it changes.
+- `Error` / `PublicError`: a refusal that answers no pending request (requests raise
+  `RemoteError` instead).
+- `Status(connected, reason)`: the link went down or came back. On the way back the client
+  re-sends Hello, the host re-sends every seat's view (the seat is reclaimed with the key in
+  `config_dir/identity.key`), and watched rooms are re-snapshotted.
+A sequence gap in a room's updates triggers a snapshot request on its own.
+
+Requests (`list_rooms`, `create_room`, `join`, `watch`, `ready`, `start`, `fill_bots`, `leave`,
+`act`, `snapshot`, `handover`) wait for the host's answer and raise `RemoteError(code,
+message)` on refusal or `TimeoutError`.
+
+Trust: the host's key is pinned per broker URL in `config_dir/known_hosts.json` on first use;
+a different key later is refused (`HostKeyMismatch` is reported as a Status and the client
+does not talk to that host). Pass `fingerprint=` to require a specific host from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import ssl
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+from msgspec import Struct
+
+from client.net.identity import (
+    HostKey,
+    HostKeyMismatch,
+    KnownHosts,
+    default_config_dir,
+    load_or_create_key,
+)
+from shared import crypto
+from shared import protocol as p
+from shared.model import Action
+
+#: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
+NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+
+log = logging.getLogger("bang.remote")
+
+
+class Status(Struct, frozen=True):
+    connected: bool
+    reason: str = ""
+
+
+class RemoteError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+Update = p.PrivateUpdate | p.RoomUpdate | p.Lobby | p.Error | p.PublicError | Status
+
+
+class Remote:
+    def __init__(self, broker: str, *, config_dir: Path | None = None,
+                 key: crypto.ClientKey | None = None, fingerprint: str | None = None,
+                 request_timeout: float = 10.0) -> None:
+        self.broker = broker
+        self.address = p.parse_broker_url(broker)
+        config_dir = config_dir or default_config_dir()
+        self.key = key or load_or_create_key(config_dir)
+        self.cid = self.key.cid
+        self.known_hosts = KnownHosts(config_dir)
+        self.required_fingerprint = fingerprint
+        self.request_timeout = request_timeout
+        self.host: HostKey | None = None
+        self.seats: dict[str, int] = {}  # room -> my seat
+        self.watching: set[str] = set()
+        self.lobby: list[p.RoomInfo] = []
+        self._seq: dict[str, int] = {}
+        self._lobby_n = 0
+        self._session: crypto.Session | None = None
+        self._ctr = 0
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._queue: asyncio.Queue[Update] = asyncio.Queue()
+        self._client: aiomqtt.Client | None = None
+        self._connected = asyncio.Event()
+        self._host_known = asyncio.Event()
+        self._send_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Remote:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def wait_connected(self, timeout: float = 10.0) -> None:
+        """Until the broker link is up and the host is known and greeted."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
+    async def updates(self) -> AsyncIterator[Update]:
+        while True:
+            yield await self._queue.get()
+
+    async def _run(self) -> None:
+        backoff = 0.2
+        while not self._closing:
+            try:
+                async with _mqtt_client(self.address) as client:
+                    self._client = client
+                    await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC,
+                                          p.LOBBY_TOPIC,
+                                          *(p.room_topic(r) for r in self.watching))
+                    reader = asyncio.create_task(self._read(client))
+                    try:
+                        await self._greet(reader)
+                        backoff = 0.2
+                        await reader
+                    finally:
+                        reader.cancel()
+            except (aiomqtt.MqttError, TimeoutError, RemoteError) as exc:
+                self._link_down(str(exc))
+            except HostKeyMismatch as exc:
+                self._link_down(str(exc))
+                return
+            if self._closing:
+                return
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 10.0)
+
+    async def _subscribe(self, client: aiomqtt.Client, *topics: str) -> None:
+        for topic in topics:
+            granted = await client.subscribe(topic, qos=1)
+            if any(getattr(code, "value", code) >= 0x80 for code in granted):
+                raise RemoteError("refused", f"the broker refused the subscription {topic}")
+
+    async def _greet(self, reader: asyncio.Task[None]) -> None:
+        pinned = self.known_hosts.get(self.broker)
+        if pinned is not None and self.host is None:
+            self._trust(pinned)
+        if not self._host_known.is_set():  # wait for the retained HostHello
+            known = asyncio.create_task(self._host_known.wait())
+            await asyncio.wait({known, reader}, timeout=self.request_timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+            known.cancel()
+            if reader.done():
+                reader.result()  # HostKeyMismatch, or the link's error
+            if not self._host_known.is_set():
+                raise TimeoutError("no host announced itself on this broker")
+        welcome = await self._request(p.Hello())
+        self.seats = {ref.room: ref.seat for ref in welcome.seats}
+        for room in self.watching:
+            await self._request(p.Snapshot(room=room))
+        self._connected.set()
+        self._queue.put_nowait(Status(True))
+
+    def _link_down(self, reason: str) -> None:
+        self._client = None
+        was_up = self._connected.is_set()
+        self._connected.clear()
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(RemoteError("disconnected", reason))
+        self._pending.clear()
+        if was_up or not self._closing:
+            self._queue.put_nowait(Status(False, reason))
+
+    # --- trust -----------------------------------------------------------------------------
+
+    def _trust(self, key: HostKey) -> None:
+        if self.required_fingerprint and key.fingerprint != self.required_fingerprint:
+            raise HostKeyMismatch(f"host fingerprint {key.fingerprint} is not the required "
+                                  f"{self.required_fingerprint}")
+        if not self.known_hosts.check(self.broker, key):
+            raise HostKeyMismatch(
+                f"the host at {self.broker} presents {key.fingerprint}, not the key pinned "
+                f"in {self.known_hosts.path}: refusing to talk to it"
+            )
+        if self.host is None or self.host.fingerprint != key.fingerprint:
+            self.host = key
+            self._session = crypto.Session.for_client(self.key, key.kx_key)
+        self._host_known.set()
+
+    # --- inbound ---------------------------------------------------------------------------
+
+    async def _read(self, client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            payload = message.payload
+            if not isinstance(payload, bytes | bytearray):
+                continue
+            try:
+                self._dispatch(message.topic.value, bytes(payload))
+            except (p.ProtocolError, crypto.CryptoError) as exc:
+                log.debug("ignored a message on %s: %s", message.topic.value, exc)
+
+    def _dispatch(self, topic: str, payload: bytes) -> None:
+        envelope = p.decode_outbound(payload)
+        if topic == p.HOST_TOPIC:
+            self._on_hello(envelope)
+            return
+        if self.host is None:
+            return
+        if isinstance(envelope, p.Sealed):
+            if topic != p.outbox_topic(self.cid) or self._session is None:
+                return
+            body = crypto.open_box(self._session.to_client, envelope.box, p.reply_aad(self.cid))
+            self._on_reply(p.decode_reply(body))
+        else:
+            crypto.verify(self.host.sign_key, envelope.sig, envelope.body)
+            self._on_public(topic, p.decode_public(envelope.body))
+
+    def _on_hello(self, envelope: p.Sealed | p.Signed) -> None:
+        if not isinstance(envelope, p.Signed):
+            return
+        hello = p.decode_public(envelope.body)
+        if not isinstance(hello, p.HostHello):
+            return
+        crypto.verify(hello.sign_key, envelope.sig, envelope.body)
+        if crypto.fingerprint(hello.sign_key, hello.kx_key) != hello.fingerprint:
+            return
+        self._trust(HostKey(hello.fingerprint, hello.sign_key, hello.kx_key))
+
+    def _on_reply(self, reply: p.HostReply) -> None:
+        if isinstance(reply, p.PrivateUpdate):
+            if self._fresh(reply.room, reply.seq):
+                self.seats[reply.room] = reply.seat
+                self._queue.put_nowait(reply)
+            return
+        ref = reply.ref
+        future = self._pending.pop(ref, None) if ref is not None else None
+        if future is None:
+            if isinstance(reply, p.Error):
+                self._queue.put_nowait(reply)
+        elif not future.done():
+            if isinstance(reply, p.Error):
+                future.set_exception(RemoteError(reply.code, reply.message))
+            else:
+                future.set_result(reply)
+
+    def _on_public(self, topic: str, message: p.PublicMessage) -> None:
+        if isinstance(message, p.Lobby):
+            if topic == p.LOBBY_TOPIC and message.n > self._lobby_n:
+                self._lobby_n = message.n
+                self.lobby = message.rooms
+                self._queue.put_nowait(message)
+        elif isinstance(message, p.RoomUpdate):
+            mine = topic in (p.room_topic(message.room), p.outbox_topic(self.cid))
+            if mine and message.room in self.watching and self._fresh(message.room, message.seq):
+                self._queue.put_nowait(message)
+        elif isinstance(message, p.PublicError) and topic == p.outbox_topic(self.cid):
+            self._queue.put_nowait(message)
+
+    def _fresh(self, room: str, seq: int) -> bool:
+        """Drop stale updates; ask for a snapshot when some were missed."""
+        last = self._seq.get(room)
+        if last is not None and seq < last:
+            return False
+        if last is not None and seq > last + 1:
+            log.info("room %s: updates %d-%d missed; asking for a snapshot", room, last + 1,
+                     seq - 1)
+            asyncio.get_running_loop().create_task(self._quiet(self.snapshot(room)))
+        self._seq[room] = seq
+        return True
+
+    @staticmethod
+    async def _quiet(request: Any) -> None:
+        with contextlib.suppress(RemoteError, TimeoutError):
+            await request
+
+    # --- outbound --------------------------------------------------------------------------
+
+    async def _request(self, message: p.ClientMessage) -> Any:
+        client, session = self._client, self._session
+        if client is None or session is None:
+            raise RemoteError("disconnected", "not connected to the host")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        async with self._send_lock:
+            self._ctr = crypto.next_counter(self._ctr)
+            ctr = self._ctr
+            box = crypto.seal(session.to_host, p.encode(message), p.request_aad(self.cid, ctr))
+            envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=ctr, box=box)
+            self._pending[ctr] = future
+            try:
+                await client.publish(p.inbox_topic(self.cid), p.encode(envelope), qos=1)
+            except aiomqtt.MqttError as exc:
+                self._pending.pop(ctr, None)
+                raise RemoteError("disconnected", str(exc)) from exc
+        try:
+            return await asyncio.wait_for(future, self.request_timeout)
+        finally:
+            self._pending.pop(ctr, None)
+
+    async def request(self, message: p.ClientMessage) -> Any:
+        """Send any client message once connected; returns the host's reply."""
+        await self.wait_connected(self.request_timeout)
+        return await self._request(message)
+
+    async def list_rooms(self) -> list[p.RoomInfo]:
+        return (await self.request(p.ListRooms())).rooms
+
+    async def create_room(self, name: str, *, seats: int = 4, pool: str = "all",
+                          turn_timeout: float = 60.0, bot: str = "random") -> p.RoomInfo:
+        options = p.RoomOptions(seats=seats, pool=pool, turn_timeout=turn_timeout, bot=bot)
+        return (await self.request(p.CreateRoom(name=name, options=options))).room
+
+    async def join(self, room: str, name: str, seat: int | None = None) -> int:
+        reply = await self.request(p.Join(room=room, name=name, seat=seat))
+        self.seats[room] = reply.seat
+        return reply.seat
+
+    async def watch(self, room: str) -> p.RoomInfo:
+        self.watching.add(room)
+        client = self._client
+        if client is not None:
+            await self._subscribe(client, p.room_topic(room))
+        return (await self.request(p.Watch(room=room))).room
+
+    async def ready(self, room: str, ready: bool = True) -> p.RoomInfo:
+        return (await self.request(p.Ready(room=room, ready=ready))).room
+
+    async def start(self, room: str, bots: bool = False) -> p.RoomInfo:
+        return (await self.request(p.Start(room=room, bots=bots))).room
+
+    async def fill_bots(self, room: str) -> p.RoomInfo:
+        return (await self.request(p.FillBots(room=room))).room
+
+    async def leave(self, room: str) -> None:
+        await self.request(p.Leave(room=room))
+        self.seats.pop(room, None)
+
+    async def act(self, room: str, decision: int, action: Action) -> None:
+        await self.request(p.Act(room=room, decision=decision, action=action))
+
+    async def snapshot(self, room: str) -> None:
+        await self.request(p.Snapshot(room=room))
+
+    async def handover(self, room: str, seat: int) -> None:
+        await self.request(p.Handover(room=room, seat=seat))
+
+
+def _mqtt_client(address: p.BrokerAddress) -> aiomqtt.Client:
+    return aiomqtt.Client(
+        address.host, address.port, username=address.username, password=address.password,
+        protocol=aiomqtt.ProtocolVersion.V311, clean_session=True, keepalive=30,
+        socket_options=NO_DELAY,
+        tls_context=ssl.create_default_context() if address.tls else None,
+    )

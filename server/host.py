@@ -1,0 +1,382 @@
+"""The host's core: authenticate each inbound message, apply it to a room, persist, publish.
+
+Transport-free: `handle(topic, payload)` takes one MQTT message and queues what must be
+published in `outbox`; `server.connection` moves bytes between the broker and this object.
+Everything here is synchronous, so one message is handled completely before the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sqlite3
+from collections import deque
+from typing import Any, NamedTuple
+
+from server import updates
+from server.bots import BOT_KINDS, make_bot
+from server.ratelimit import LogOnce, RateLimiter
+from server.rooms import Room, RoomError, new_room_id
+from server.store import Store
+from server.timers import DecisionTimers
+from shared import crypto
+from shared import protocol as p
+from shared.engine import IllegalAction, apply
+from shared.model import Action, Event
+from shared.views import view
+
+log = logging.getLogger("bang.host")
+
+MAX_ROOMS = 500
+MAX_ROOMS_PER_CLIENT = 5
+MAX_OUTBOX = 20_000
+
+
+class Outgoing(NamedTuple):
+    topic: str
+    payload: bytes
+    retain: bool = False
+
+
+class Host:
+    def __init__(self, store: Store, *, bot_delay: float = 0.5, rate: float = 20.0,
+                 burst: float = 60.0) -> None:
+        self.store = store
+        self.keys = store.host_keys()
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {room.id: room for room in store.load_rooms()}
+        self.clients = store.clients()
+        self.sessions: dict[str, crypto.Session] = {}
+        self.limiter = RateLimiter(rate, burst)
+        self.log_once = LogOnce()
+        self.timers = DecisionTimers()
+        self.bots: dict[tuple[str, int], Any] = {}
+        self.outbox: deque[Outgoing] = deque()
+        self.has_output = asyncio.Event()
+        self._n = 0
+        self._lobby_dirty = False
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def announce(self) -> None:
+        """Publish everything a (re)connected broker needs: the host key, the lobby, each room's
+        public face and each seated player's private view. Also (re)arms every timer."""
+        hello = p.HostHello(sign_key=self.keys.sign_public, kx_key=self.keys.kx_public,
+                            fingerprint=self.keys.fingerprint, n=self._next_n())
+        self._signed(p.HOST_TOPIC, hello, retain=True)
+        self._publish_lobby()
+        for room in self.rooms.values():
+            self._publish_room(room, [])
+            self._schedule(room)
+
+    def stop(self) -> None:
+        self.timers.cancel_all()
+
+    # --- inbound ---------------------------------------------------------------------------
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """One inbound message. Never raises: every refusal goes back to its sender."""
+        cid = p.cid_from_inbox(topic)
+        if cid is None:
+            return
+        if not self.limiter.allow(cid):
+            self._refuse_clear(cid, "rate_limited", "too many messages: slow down")
+            return
+        try:
+            request = p.decode_request(payload)
+            if crypto.client_id(request.pub) != cid:
+                raise p.ProtocolError("bad_key", "the public key does not match the topic's id")
+            session = self._session(cid, request.pub)
+            plain = crypto.open_box(session.to_host, request.box, p.request_aad(cid, request.ctr))
+        except p.ProtocolError as exc:
+            self._refuse_clear(cid, exc.code, exc.message)
+            return
+        except crypto.CryptoError as exc:
+            self._refuse_clear(cid, "bad_box", str(exc))
+            return
+        ref = request.ctr
+        known = self.clients.get(cid)
+        if known is not None and ref <= known[1]:
+            self._refuse(cid, ref, "replay", "request counter is not newer than the last one")
+            return
+        self.clients[cid] = (request.pub, ref)
+        self.store.save_client(cid, request.pub, ref)
+        try:
+            message = p.decode_client_message(plain)
+            self._dispatch(cid, ref, message)
+        except p.ProtocolError as exc:
+            self._refuse(cid, ref, exc.code, exc.message)
+        except RoomError as exc:
+            self._refuse(cid, ref, exc.code, exc.message)
+        except IllegalAction as exc:
+            self._refuse(cid, ref, "illegal", exc.reason)
+        except Exception:
+            log.exception("internal error on a request from %s", cid)
+            self._refuse(cid, ref, "internal", "the host failed on this request")
+
+    def _session(self, cid: str, pub: bytes) -> crypto.Session:
+        session = self.sessions.get(cid)
+        if session is None:
+            if len(self.sessions) > 10_000:
+                self.sessions.clear()
+            session = self.sessions[cid] = crypto.Session.for_host(self.keys, pub)
+        return session
+
+    def _dispatch(self, cid: str, ref: int, message: p.ClientMessage) -> None:
+        if isinstance(message, p.Hello):
+            self._hello(cid, ref)
+        elif isinstance(message, p.ListRooms):
+            infos = [room.info() for room in self.rooms.values()]
+            self._reply(cid, p.Rooms(ref=ref, rooms=infos))
+        elif isinstance(message, p.CreateRoom):
+            self._create(cid, ref, message)
+        elif isinstance(message, p.Watch):
+            room = self._room(message.room)
+            self._reply(cid, p.Ok(ref=ref, room=room.info()))
+            self._signed(p.outbox_topic(cid), self._public(room, []))
+        elif isinstance(message, p.Snapshot):
+            self._snapshot(cid, ref, self._room(message.room))
+        else:
+            self._room_request(cid, ref, message)
+
+    def _hello(self, cid: str, ref: int) -> None:
+        seats = []
+        for room in self.rooms.values():
+            seat = room.seat_of(cid)
+            if seat is not None:
+                seats.append(p.SeatRef(room=room.id, seat=seat))
+                if cid not in room.online:
+                    room.online.add(cid)
+                    self._lobby_changed()
+        self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
+        for ref_ in seats:
+            self._send_private(self.rooms[ref_.room], ref_.seat, cid, [])
+
+    def _create(self, cid: str, ref: int, message: p.CreateRoom) -> None:
+        if message.options.bot not in BOT_KINDS:
+            raise RoomError("invalid", f"unknown bot kind; known: {', '.join(BOT_KINDS)}")
+        active = [r for r in self.rooms.values() if r.status != "over"]
+        if len(active) >= MAX_ROOMS:
+            raise RoomError("busy", "this host runs as many rooms as it can")
+        if sum(r.record.creator == cid for r in active) >= MAX_ROOMS_PER_CLIENT:
+            raise RoomError("too_many_rooms", f"at most {MAX_ROOMS_PER_CLIENT} open rooms each")
+        room_id = new_room_id()
+        while room_id in self.rooms:
+            room_id = new_room_id()
+        room = Room.create(room_id, cid, "", message.name, message.options)
+        self.rooms[room_id] = room
+        log.info("room %s: created %r by %s (%s)", room_id, message.name, cid, message.options)
+        self._commit(room, [])
+        self._reply(cid, p.Ok(ref=ref, room=room.info()))
+
+    def _room_request(self, cid: str, ref: int, message: p.ClientMessage) -> None:
+        room = self._room(message.room)  # type: ignore[union-attr]
+        seat: int | None = None
+        if isinstance(message, p.Join):
+            seat = room.join(cid, message.name, message.seat)
+            room.online.add(cid)
+            if cid == room.record.creator:
+                room.record.creator_name = room.record.seats[seat].name
+            log.info("room %s seat %d: %s joined", room.id, seat, message.name)
+        elif isinstance(message, p.Ready):
+            room.ready(cid, message.ready)
+            if room.can_autostart():
+                self._start(room, None, bots=False)
+        elif isinstance(message, p.Start):
+            self._start(room, cid, message.bots)
+        elif isinstance(message, p.FillBots):
+            room.fill_bots(cid)
+        elif isinstance(message, p.Leave):
+            seat = room.leave(cid)
+            log.info("room %s seat %d: left", room.id, seat)
+        elif isinstance(message, p.Handover):
+            room.handover(cid, message.seat)
+            log.info("room %s seat %d: handed to a bot by the creator", room.id, message.seat)
+        elif isinstance(message, p.Act):
+            self._act(cid, ref, room, message)
+            return
+        self._commit(room, [])
+        self._schedule(room)
+        self._reply(cid, p.Ok(ref=ref, room=room.info(), seat=seat))
+
+    def _start(self, room: Room, cid: str | None, bots: bool) -> None:
+        room.start(cid, bots, seed=secrets.randbits(62))
+        log.info("room %s: game started with %d seats", room.id, len(room.record.seats))
+
+    def _act(self, cid: str, ref: int, room: Room, message: p.Act) -> None:
+        seat = room.seat_of(cid)
+        if seat is None:
+            raise RoomError("not_seated", "only a seated player may act in this room")
+        if room.status != "playing" or room.state is None:
+            raise RoomError("not_playing", "the game is not running")
+        room.online.add(cid)
+        self._apply(room, seat, message.action, message.decision)
+        self._reply(cid, p.Ok(ref=ref, seat=seat))
+
+    # --- game ------------------------------------------------------------------------------
+
+    def _apply(self, room: Room, seat: int, action: Action, decision: int) -> None:
+        """Apply, store, then publish. IllegalAction leaves everything unchanged."""
+        state = room.state
+        assert state is not None
+        events = apply(state, seat, action, decision)
+        if state.winner is not None:
+            room.record.status = "over"
+            self._lobby_changed()
+            log.info("room %s: game over, %s win", room.id, state.winner)
+        room.record.seq += 1
+        try:
+            self.store.save_action(room, state.actions - 1, seat, decision, action)
+        except sqlite3.Error:
+            log.exception("room %s: could not store an action; rolling back by replay", room.id)
+            self.rooms[room.id] = self.store.load_room(self.store.load_record(room.id))
+            raise RoomError("storage", "the host could not store that action") from None
+        log.debug("room %s seat %d: %s", room.id, seat, action)
+        self._publish_room(room, events)
+        self._schedule(room)
+
+    def _schedule(self, room: Room) -> None:
+        """Arm the room's timer for its pending decision: a bot's move or the timeout."""
+        self.timers.cancel(room.id)
+        state = room.state
+        if room.status != "playing" or state is None or state.pending is None:
+            return
+        decision = state.pending
+        if room.record.seats[decision.seat].kind == "bot":
+            self.timers.arm(room.id, self.bot_delay,
+                            lambda: self._bot_move(room.id, decision.id))
+        elif room.record.options.turn_timeout > 0:
+            self.timers.arm(room.id, room.record.options.turn_timeout,
+                            lambda: self._timeout(room.id, decision.id))
+
+    def _current(self, room_id: str, decision_id: int) -> Room | None:
+        room = self.rooms.get(room_id)
+        if room is None or room.state is None or room.status != "playing":
+            return None
+        pending = room.state.pending
+        return room if pending is not None and pending.id == decision_id else None
+
+    def _bot_move(self, room_id: str, decision_id: int) -> None:
+        room = self._current(room_id, decision_id)
+        if room is None:
+            return
+        decision = room.state.pending  # type: ignore[union-attr]
+        key = (room.id, decision.seat)
+        bot = self.bots.get(key)
+        if bot is None:
+            seed = (room.record.setup.seed if room.record.setup else 0) * 8 + decision.seat
+            bot = self.bots[key] = make_bot(room.record.options.bot, seed)
+        try:
+            action = bot.choose(view(room.state, decision.seat))  # type: ignore[arg-type]
+            self._apply(room, decision.seat, action, decision.id)
+        except IllegalAction as exc:
+            log.warning("room %s seat %d: bot chose an illegal action (%s); default applied",
+                        room.id, decision.seat, exc.reason)
+            self._apply(room, decision.seat, decision.default, decision.id)
+        except Exception:
+            log.exception("room %s: bot move failed", room.id)
+
+    def _timeout(self, room_id: str, decision_id: int) -> None:
+        room = self._current(room_id, decision_id)
+        if room is None:
+            return
+        decision = room.state.pending  # type: ignore[union-attr]
+        log.info("room %s seat %d: time is up for %s, default applied", room.id, decision.seat,
+                 decision.kind)
+        try:
+            self._apply(room, decision.seat, decision.default, decision.id)
+        except Exception:
+            log.exception("room %s: the default action failed", room.id)
+
+    # --- outbound --------------------------------------------------------------------------
+
+    def _room(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise RoomError("no_room", f"there is no room {room_id!r}")
+        return room
+
+    def _commit(self, room: Room, events: list[Event]) -> None:
+        """A lobby-level change: store the room, then publish it."""
+        room.record.seq += 1
+        self.store.save_room(room)
+        self._lobby_changed()
+        self._publish_room(room, events)
+
+    def _public(self, room: Room, events: list[Event]) -> p.RoomUpdate:
+        return updates.public_update(room.id, room.record.seq, room.info(), room.state, events,
+                                     self._next_n())
+
+    def _publish_room(self, room: Room, events: list[Event]) -> None:
+        self._signed(p.room_topic(room.id), self._public(room, events), retain=True)
+        for seat, cid in room.human_seats():
+            self._send_private(room, seat, cid, events)
+
+    def _send_private(self, room: Room, seat: int, cid: str, events: list[Event]) -> None:
+        update = updates.private_update(room.id, room.record.seq, seat, room.info(), room.state,
+                                        events, self._next_n())
+        self._reply(cid, update)
+
+    def _snapshot(self, cid: str, ref: int, room: Room) -> None:
+        seat = room.seat_of(cid)
+        if seat is None:
+            self._signed(p.outbox_topic(cid), self._public(room, []))
+        else:
+            self._send_private(room, seat, cid, [])
+        self._reply(cid, p.Ok(ref=ref, room=room.info(), seat=seat))
+
+    def _lobby_changed(self) -> None:
+        if not self._lobby_dirty:
+            self._lobby_dirty = True
+            asyncio.get_running_loop().call_soon(self._publish_lobby)
+
+    def _publish_lobby(self) -> None:
+        self._lobby_dirty = False
+        rooms = sorted(self.rooms.values(), key=lambda r: r.status == "over")
+        infos = [room.info() for room in rooms[:100]]
+        self._signed(p.LOBBY_TOPIC, p.Lobby(rooms=infos, n=self._next_n()), retain=True)
+
+    def _next_n(self) -> int:
+        self._n = crypto.next_counter(self._n)
+        return self._n
+
+    def _reply(self, cid: str, message: p.HostReply) -> None:
+        known = self.clients.get(cid)
+        if known is None:
+            return
+        session = self._session(cid, known[0])
+        body = p.encode(message)
+        box = crypto.seal(session.to_client, body, p.reply_aad(cid))
+        self._queue(p.outbox_topic(cid), p.encode(p.Sealed(v=p.VERSION, box=box)))
+
+    def _signed(self, topic: str, message: p.PublicMessage, retain: bool = False) -> None:
+        body = p.encode(message)
+        signed = p.Signed(v=p.VERSION, body=body, sig=crypto.sign(self.keys, body))
+        self._queue(topic, p.encode(signed), retain)
+
+    def _queue(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.outbox.popleft()  # snapshots on reconnect make up for what is dropped
+        self.outbox.append(Outgoing(topic, payload, retain))
+        self.has_output.set()
+
+    def _refuse(self, cid: str, ref: int, code: str, message: str) -> None:
+        self._log_refusal(cid, code, message)
+        self._reply(cid, p.Error(code=code, message=message, ref=ref))
+
+    def _refuse_clear(self, cid: str, code: str, message: str) -> None:
+        """Refuse a message that could not be authenticated: answer in clear, signed."""
+        logged = self._log_refusal(cid, code, message)
+        if logged or code != "rate_limited":  # one notice per window for a flood
+            error = p.PublicError(code=code, message=message, n=self._next_n())
+            self._signed(p.outbox_topic(cid), error)
+
+    def _log_refusal(self, cid: str, code: str, message: str) -> bool:
+        """Log once per sender and code in a window; True when this one was logged."""
+        suppressed = self.log_once.should_log(cid, code)
+        if suppressed is None:
+            return False
+        more = f" (+{suppressed} similar)" if suppressed else ""
+        log.info("refused from %s: %s: %s%s", cid, code, message, more)
+        return True

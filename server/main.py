@@ -1,0 +1,72 @@
+"""`bang host`: wire the store, the host core, the broker link and signals together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import platformdirs
+
+from server.broker import EmbeddedBroker, PortInUse
+from server.connection import serve
+from server.host import Host
+from server.store import ReplayError, Store
+from shared import protocol as p
+
+log = logging.getLogger("bang.host")
+
+
+def default_data_path() -> Path:
+    return Path(platformdirs.user_data_dir("bang-terminal")) / "host.sqlite3"
+
+
+def setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not verbose:
+        for noisy in ("amqtt", "transitions", "aiomqtt"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
+                   bot_delay: float = 0.5, ready: asyncio.Event | None = None) -> int:
+    """Run until SIGINT/SIGTERM. Returns a process exit code."""
+    try:
+        store = Store(data)
+        host = Host(store, bot_delay=bot_delay)
+    except ReplayError as exc:
+        log.error("cannot restore the saved games in %s: %s", data, exc)
+        return 1
+    log.info("data in %s; %d room(s) restored", data, len(host.rooms))
+    log.info("host fingerprint %s", host.keys.fingerprint)
+    embedded: EmbeddedBroker | None = None
+    if broker_url is None:
+        embedded = EmbeddedBroker(port=port, lan=lan)
+        try:
+            await embedded.start()
+        except PortInUse as exc:
+            log.error("%s", exc)
+            store.close()
+            return 1
+        broker_url = embedded.url
+    address = p.parse_broker_url(broker_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready.set()
+    try:
+        await serve(host, address, stop)
+    finally:
+        host.stop()
+        store.close()
+        if embedded is not None:
+            await embedded.stop()
+        log.info("host stopped; everything is saved in %s", data)
+    return 0

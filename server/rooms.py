@@ -1,0 +1,198 @@
+"""Rooms and seats before and around a game: create, join, ready, start, bots, leave.
+
+No I/O here. Every method either changes the room or raises RoomError and changes nothing;
+the host persists and publishes afterwards.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+
+from msgspec import Struct
+
+from shared.engine import new_game
+from shared.model import GameState
+from shared.protocol import RoomInfo, RoomOptions, SeatInfo
+from shared.setup import Setup
+
+
+class RoomError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class SeatState(Struct, omit_defaults=True):
+    kind: str = "empty"  # "empty" | "human" | "bot"
+    name: str = ""
+    cid: str | None = None
+    ready: bool = False
+
+
+class RoomRecord(Struct, omit_defaults=True):
+    """What is stored for a room besides its actions."""
+
+    id: str
+    name: str
+    creator: str  # creator's client id
+    creator_name: str
+    options: RoomOptions
+    seats: list[SeatState]
+    status: str = "waiting"  # "waiting" | "playing" | "over"
+    setup: Setup | None = None
+    seq: int = 0
+
+
+_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def new_room_id() -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(8))
+
+
+class Room:
+    """A room: its record, the live game state, and who is online."""
+
+    def __init__(self, record: RoomRecord, state: GameState | None = None) -> None:
+        self.record = record
+        self.state = state
+        self.online: set[str] = set()
+
+    @classmethod
+    def create(cls, room_id: str, cid: str, creator_name: str, name: str,
+               options: RoomOptions) -> Room:
+        seats = [SeatState() for _ in range(options.seats)]
+        return cls(RoomRecord(room_id, name, cid, creator_name, options, seats))
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    def seat_of(self, cid: str) -> int | None:
+        for index, seat in enumerate(self.record.seats):
+            if seat.kind == "human" and seat.cid == cid:
+                return index
+        return None
+
+    def human_seats(self) -> list[tuple[int, str]]:
+        return [(i, s.cid) for i, s in enumerate(self.record.seats)
+                if s.kind == "human" and s.cid is not None]
+
+    def info(self) -> RoomInfo:
+        rec = self.record
+        seats = [
+            SeatInfo(seat=i, kind=s.kind, name=s.name, ready=s.ready,  # type: ignore[arg-type]
+                     online=s.kind == "bot" or (s.cid in self.online))
+            for i, s in enumerate(rec.seats)
+        ]
+        winner = self.state.winner if self.state is not None else None
+        return RoomInfo(id=rec.id, name=rec.name, status=rec.status,  # type: ignore[arg-type]
+                        options=rec.options, seats=seats, creator=rec.creator_name,
+                        seq=rec.seq, winner=winner)
+
+    # --- lobby operations ----------------------------------------------------------------
+
+    def join(self, cid: str, name: str, seat: int | None) -> int:
+        """Take a seat, or reclaim the one this client already holds."""
+        mine = self.seat_of(cid)
+        if mine is not None:
+            return mine
+        if self.status != "waiting":
+            raise RoomError("started", "the game has started: you can watch it")
+        seats = self.record.seats
+        if any(s.kind == "human" and s.name == name for s in seats):
+            raise RoomError("name_taken", f"the name {name!r} is taken in this room")
+        if seat is None:
+            free = [i for i, s in enumerate(seats) if s.kind == "empty"]
+            if not free:
+                raise RoomError("full", "the room is full")
+            seat = free[0]
+        if not 0 <= seat < len(seats):
+            raise RoomError("bad_seat", f"this room has seats 0-{len(seats) - 1}")
+        if seats[seat].kind != "empty":
+            raise RoomError("seat_taken", f"seat {seat} is taken")
+        seats[seat] = SeatState(kind="human", name=name, cid=cid)
+        return seat
+
+    def ready(self, cid: str, flag: bool) -> None:
+        seat = self._my_seat(cid)
+        if self.status != "waiting":
+            raise RoomError("started", "the game has already started")
+        self.record.seats[seat].ready = flag
+
+    def fill_bots(self, cid: str) -> None:
+        self._creator_only(cid)
+        if self.status != "waiting":
+            raise RoomError("started", "the game has already started")
+        for index, seat in enumerate(self.record.seats):
+            if seat.kind == "empty":
+                self.record.seats[index] = SeatState(kind="bot", name=f"Bot {index + 1}",
+                                                     ready=True)
+
+    def leave(self, cid: str) -> int:
+        """Before the game the seat is freed; during it, a bot takes over."""
+        seat = self._my_seat(cid)
+        if self.status == "waiting":
+            self.record.seats[seat] = SeatState()
+        else:
+            self._to_bot(seat)
+        self.online.discard(cid)
+        return seat
+
+    def handover(self, cid: str, seat: int) -> None:
+        self._creator_only(cid)
+        if self.status != "playing":
+            raise RoomError("not_playing", "seats are handed to bots only during a game")
+        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} is not held by a player")
+        if self.record.seats[seat].cid == cid:
+            raise RoomError("bad_seat", "use leave to hand over your own seat")
+        self._to_bot(seat)
+
+    def can_autostart(self) -> bool:
+        seats = self.record.seats
+        return self.status == "waiting" and all(
+            s.kind == "bot" or (s.kind == "human" and s.ready) for s in seats
+        )
+
+    def start(self, cid: str | None, bots: bool, seed: int) -> None:
+        """Deal the game. `cid` None is the automatic start once everyone is ready."""
+        if cid is not None:
+            self._creator_only(cid)
+        if self.status != "waiting":
+            raise RoomError("started", "the game has already started")
+        if bots and cid is not None:
+            self.fill_bots(cid)
+        seats = self.record.seats
+        if any(s.kind == "empty" for s in seats):
+            raise RoomError("not_full", "empty seats left: start with bots, or wait")
+        waiting = [s.name for s in seats if s.kind == "human" and not s.ready and s.cid != cid]
+        if waiting:
+            raise RoomError("not_ready", "not ready yet: " + ", ".join(waiting))
+        setup = Setup(players=len(seats), seed=seed, names=[s.name for s in seats],
+                      pool=self.record.options.pool)
+        self.state = new_game(setup)
+        self.record.setup = setup
+        self.record.status = "playing"
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _to_bot(self, seat: int) -> None:
+        old = self.record.seats[seat]
+        self.record.seats[seat] = SeatState(kind="bot", name=old.name, ready=True)
+
+    def _my_seat(self, cid: str) -> int:
+        seat = self.seat_of(cid)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        return seat
+
+    def _creator_only(self, cid: str) -> None:
+        if cid != self.record.creator:
+            raise RoomError("not_creator", "only the room's creator may do that")

@@ -1,0 +1,109 @@
+"""Durable storage in SQLite: host keys, rooms, every accepted action, clients' keys and
+request counters.
+
+A room's game is stored as its setup plus the accepted actions; `load_rooms` rebuilds the
+live state by replaying them through the engine, so a restarted host carries on exactly.
+Each write commits before the caller publishes anything about it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import msgspec
+
+from server.rooms import Room, RoomRecord
+from shared.crypto import HostKeys
+from shared.engine import apply, new_game
+from shared.model import Action
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, record BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS actions (
+    room TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, decision INTEGER,
+    action BLOB NOT NULL, PRIMARY KEY (room, n));
+CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BLOB NOT NULL, ctr INTEGER NOT NULL);
+"""
+
+_enc = msgspec.msgpack.Encoder()
+_record_dec = msgspec.msgpack.Decoder(RoomRecord)
+_action_dec = msgspec.msgpack.Decoder(Action)
+
+
+class ReplayError(Exception):
+    """A stored game does not replay: the engine changed, or the file is damaged."""
+
+
+class Store:
+    def __init__(self, path: Path | str) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def host_keys(self) -> HostKeys:
+        """The host's keys, created on first start (the fingerprint survives restarts)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='host_keys'").fetchone()
+        if row:
+            return HostKeys.from_bytes(row[0])
+        keys = HostKeys.generate()
+        self.db.execute("INSERT INTO meta VALUES ('host_keys', ?)", (keys.to_bytes(),))
+        return keys
+
+    def clients(self) -> dict[str, tuple[bytes, int]]:
+        """Every client seen: cid -> (public key, last request counter)."""
+        return {cid: (pub, ctr) for cid, pub, ctr in self.db.execute("SELECT * FROM clients")}
+
+    def save_client(self, cid: str, pub: bytes, ctr: int) -> None:
+        self.db.execute("INSERT OR REPLACE INTO clients VALUES (?, ?, ?)", (cid, pub, ctr))
+
+    def save_room(self, room: Room) -> None:
+        self.db.execute("INSERT OR REPLACE INTO rooms VALUES (?, ?)",
+                        (room.id, _enc.encode(room.record)))
+
+    def save_action(self, room: Room, n: int, seat: int, decision: int | None,
+                    action: Action) -> None:
+        """Store action number `n` of the room's game together with the room record."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                            (room.id, n, seat, decision, _enc.encode(action)))
+            self.db.execute("INSERT OR REPLACE INTO rooms VALUES (?, ?)",
+                            (room.id, _enc.encode(room.record)))
+
+    def action_count(self, room_id: str) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM actions WHERE room=?",
+                               (room_id,)).fetchone()[0]
+
+    def load_rooms(self) -> list[Room]:
+        rooms = []
+        for (blob,) in self.db.execute("SELECT record FROM rooms ORDER BY rowid"):
+            rooms.append(self.load_room(_record_dec.decode(blob)))
+        return rooms
+
+    def load_record(self, room_id: str) -> RoomRecord:
+        row = self.db.execute("SELECT record FROM rooms WHERE id=?", (room_id,)).fetchone()
+        return _record_dec.decode(row[0])
+
+    def load_room(self, record: RoomRecord) -> Room:
+        room = Room(record)
+        if record.setup is None:
+            return room
+        state = new_game(record.setup)
+        rows = self.db.execute(
+            "SELECT n, seat, decision, action FROM actions WHERE room=? ORDER BY n", (record.id,)
+        )
+        for n, seat, decision, blob in rows:
+            try:
+                apply(state, seat, _action_dec.decode(blob), decision)
+            except Exception as exc:
+                raise ReplayError(f"room {record.id}: action {n} does not replay: {exc}") from exc
+        room.state = state
+        return room
