@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from client.i18n import I18n
+from client.net import Remote
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from client.session import Session
@@ -32,11 +33,14 @@ class BangApp(App[None]):
         lang: str = "en",
         theme: str = "dark",
         first_screen: Callable[[BangApp], Screen] | None = None,
+        remote: Remote | None = None,
     ) -> None:
-        """Start at the table of `session`, or at `first_screen(app)` (the lobby)."""
+        """Start at the table of `session`, or at `first_screen(app)` (the lobby, which
+        uses `remote`; the app closes it on exit)."""
         super().__init__()
         self.i18n = I18n(lang)
         self.session = session
+        self.remote = remote
         self._first_screen = first_screen
         self.theme = THEMES.get(theme, theme)
 
@@ -70,3 +74,5 @@ class BangApp(App[None]):
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.close()
+        if self.remote is not None:
+            await self.remote.close()

@@ -12,6 +12,8 @@ COMMAND_MODULES = (
     "client.commands.simulate",
     "client.commands.replay",
     "client.commands.play",
+    "client.commands.join",
+    "client.commands.watch",
 )
 
 

@@ -1,0 +1,61 @@
+"""`bang join`: sit at a table on a host (the lobby, or straight into `--room`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from client.commands.common import add_display_flags, settings_for
+
+EXAMPLES = """examples:
+  bang join                                   the lobby of the host on this machine
+  bang join --broker mqtt://192.168.1.20:1883 --name Rosa
+  bang join --room Saloon                     take a seat in the room called Saloon
+  bang join --broker mqtts://user:pw@bang.example.org:8883 --lang it
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "join",
+        help="join a room on a host (the lobby if no room is given)",
+        description="Connect to a host through its MQTT broker and take a seat. Your seat "
+        "is kept if the connection drops: run the same command again to reclaim it.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_connection_flags(parser)
+    parser.add_argument("--name", help="your name at the table")
+    add_display_flags(parser)
+    parser.set_defaults(func=run)
+
+
+def add_connection_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", help="the host's broker, e.g. mqtt://127.0.0.1:1883 "
+                        "(default: the last one used)")
+    parser.add_argument("--room", help="a room id or name: skip the lobby")
+    parser.add_argument("--fingerprint",
+                        help="the host's key fingerprint, as `bang host` prints it: refuse "
+                        "any other host")
+
+
+def run(args: argparse.Namespace, spectator: bool = False) -> int:
+    from client import door_mode
+    from client.app import BangApp
+    from client.net import Remote
+    from client.screens.lobby import LobbyIntent, LobbyScreen
+    from client.settings import config_path
+
+    settings = settings_for(args)
+    remote = Remote(settings.broker, config_dir=config_path().parent,
+                    fingerprint=args.fingerprint)
+    intent = LobbyIntent(watch=args.room) if spectator else LobbyIntent(join=args.room)
+    app = BangApp(
+        lang=settings.lang,
+        theme=settings.theme,
+        first_screen=lambda app: LobbyScreen(remote, settings.name, app.i18n, intent,
+                                             spectator=spectator),
+        remote=remote,
+    )
+    door_mode.apply(app)
+    app.run()
+    return 0

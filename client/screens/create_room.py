@@ -1,0 +1,79 @@
+"""The form that creates a room: name, players, character pool, turn timeout, bots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select
+
+from client.i18n import I18n
+from shared.roles import MAX_PLAYERS, MIN_PLAYERS
+
+
+@dataclass(frozen=True)
+class RoomForm:
+    name: str
+    players: int
+    pool: str
+    timeout: float
+    bots: bool  # start at once with bots in the free seats
+
+
+class CreateRoomScreen(ModalScreen[RoomForm | None]):
+    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
+
+    def __init__(self, i18n: I18n, player_name: str) -> None:
+        super().__init__()
+        self.i18n = i18n
+        self.player_name = player_name
+
+    def compose(self) -> ComposeResult:
+        t = self.i18n.t
+        with Vertical(id="create-room"):
+            yield Label(t("create_room"), id="create-title")
+            yield Label(t("name"))
+            yield Input(f"{self.player_name}'s table", id="room-name", max_length=40)
+            with Horizontal(classes="form-row"):
+                with Vertical():
+                    yield Label(t("players"))
+                    yield Select(
+                        [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+                        value=5, allow_blank=False, id="players",
+                    )
+                with Vertical():
+                    yield Label(t("pool"))
+                    yield Select(
+                        [(t("pool_all"), "all"), (t("pool_base"), "base")],
+                        value="all", allow_blank=False, id="pool",
+                    )
+                with Vertical():
+                    yield Label(t("timeout"))
+                    yield Input("60", id="timeout", type="integer", max_length=4)
+            yield Checkbox(t("bots"), value=True, id="bots")
+            with Horizontal(id="create-buttons"):
+                yield Button(t("create_room"), id="ok", variant="primary")
+                yield Button(t("back"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        self.submit()
+
+    def on_input_submitted(self) -> None:
+        self.submit()
+
+    def submit(self) -> None:
+        name = self.query_one("#room-name", Input).value.strip() or "BANG!"
+        timeout_text = self.query_one("#timeout", Input).value.strip()
+        self.dismiss(RoomForm(
+            name=name,
+            players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
+            pool=str(self.query_one("#pool", Select).value),
+            timeout=min(3600.0, float(timeout_text or 0)),
+            bots=self.query_one("#bots", Checkbox).value,
+        ))

@@ -1,0 +1,253 @@
+"""The lobby: rooms with their seats, status and options; create a room, take a seat, get
+ready, start, or watch. Opens the table as soon as the host sends a view of our room."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Static
+
+from client.i18n import I18n
+from client.net import Remote, RemoteError, Status
+from client.remote_session import RemoteSession
+from client.screens.create_room import CreateRoomScreen, RoomForm
+from shared import protocol as p
+
+
+@dataclass
+class LobbyIntent:
+    """What to do once connected: `bang join --room` / `bang watch --room` skip the clicks."""
+
+    join: str | None = None
+    watch: str | None = None
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS = [
+        Binding("c", "create", "Create"),
+        Binding("enter", "join", "Take seat", show=False),
+        Binding("w", "watch", "Watch"),
+        Binding("r", "ready", "Ready"),
+        Binding("s", "start", "Start"),
+    ]
+
+    def __init__(self, remote: Remote, name: str, i18n: I18n,
+                 intent: LobbyIntent | None = None, spectator: bool = False) -> None:
+        super().__init__()
+        self.remote = remote
+        self.player_name = name
+        self.i18n = i18n
+        self.intent = intent or LobbyIntent()
+        self.spectator = spectator
+        self.rooms: list[p.RoomInfo] = []
+        self.my_room: str | None = None
+        self.my_seat: int | None = None
+        self._ready = False
+        self._started = False
+
+    def compose(self) -> ComposeResult:
+        t = self.i18n.t
+        yield Static(f" {t('title')} · {t('lobby')} · {self.remote.broker}", id="lobby-title")
+        yield Static(t("connecting"), id="lobby-status")
+        with Vertical(id="lobby-body"):
+            yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield Static(id="room-detail")
+            with Horizontal(id="lobby-buttons"):
+                yield Button(f"{t('create_room')} (c)", id="create", variant="primary")
+                if not self.spectator:
+                    yield Button(f"{t('take_seat')} (Enter)", id="join")
+                    yield Button(f"{t('ready')} (r)", id="ready")
+                    yield Button(f"{t('start')} (s)", id="start", variant="success")
+                yield Button(f"{t('watch')} (w)", id="watch")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        t = self.i18n.t
+        self.query_one("#rooms", DataTable).add_columns(
+            t("room"), t("status"), t("seats"), t("options")
+        )
+        self._listen()
+
+    def on_screen_resume(self) -> None:
+        if self._started:
+            self._listen()  # back from a table: read the lobby's updates again
+
+    # --- the host's updates ----------------------------------------------------------------
+
+    @work(exclusive=True, group="lobby")
+    async def _listen(self) -> None:
+        if not self._started:
+            self._started = True
+            await self.remote.__aenter__()
+            await self._connected()
+        else:
+            self._show_rooms(self.remote.lobby)
+        async for update in self.remote.updates():
+            if isinstance(update, Status):
+                if update.connected:
+                    await self._connected()
+                else:
+                    self._status(self.i18n.t("reconnecting") + f" ({update.reason})")
+            elif isinstance(update, p.Lobby):
+                self._show_rooms(update.rooms)
+            elif isinstance(update, p.Error | p.PublicError):
+                self.notify(update.message, severity="error")
+            elif isinstance(update, p.PrivateUpdate | p.RoomUpdate):
+                self._room_update(update)
+                if update.view is not None:
+                    self._open_table(update)
+                    return
+
+    async def _connected(self) -> None:
+        try:
+            await self.remote.wait_connected(30)
+            self._status(self.i18n.t("connected"))
+            self._show_rooms(await self.remote.list_rooms())
+        except (RemoteError, TimeoutError) as problem:
+            self._status(f"{self.i18n.t('reconnecting')} ({problem})")
+            return
+        intent, self.intent = self.intent, LobbyIntent()
+        if intent.join:
+            await self._join(self._room_id(intent.join))
+        elif intent.watch:
+            await self._watch(self._room_id(intent.watch))
+
+    def _status(self, text: str) -> None:
+        self.query_one("#lobby-status", Static).update(text)
+
+    def _room_update(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
+        self.rooms = [update.info if r.id == update.room else r for r in self.rooms]
+        self._show_rooms(self.rooms)
+
+    def _open_table(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
+        seat = update.seat if isinstance(update, p.PrivateUpdate) else None
+        session = RemoteSession(self.remote, update.room, seat, first=update)
+        self.app.open_table(session)  # type: ignore[attr-defined]
+
+    # --- the rooms list --------------------------------------------------------------------
+
+    def _show_rooms(self, rooms: list[p.RoomInfo]) -> None:
+        self.rooms = list(rooms)
+        table = self.query_one("#rooms", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        t = self.i18n.t
+        for room in self.rooms:
+            taken = sum(s.kind != "empty" for s in room.seats)
+            o = room.options
+            pool = t("pool_all") if o.pool == "all" else t("pool_base")
+            timeout = f"{o.turn_timeout:g}s" if o.turn_timeout else "∞"
+            table.add_row(
+                f"{room.name} [{room.id}]", t(_STATUS.get(room.status, "waiting")),
+                f"{taken}/{len(room.seats)}", f"{pool} · {timeout}", key=room.id,
+            )
+        if self.rooms:
+            table.move_cursor(row=min(cursor, len(self.rooms) - 1))
+        self._show_detail()
+
+    def _selected(self) -> p.RoomInfo | None:
+        table = self.query_one("#rooms", DataTable)
+        if not self.rooms or table.cursor_row >= len(self.rooms):
+            return None
+        return self.rooms[table.cursor_row]
+
+    @on(DataTable.RowHighlighted)
+    def _show_detail(self) -> None:
+        room = self._selected()
+        detail = self.query_one("#room-detail", Static)
+        if room is None:
+            detail.update(self.i18n.t("no_rooms"))
+            return
+        t = self.i18n.t
+        seats = []
+        for s in room.seats:
+            if s.kind == "empty":
+                seats.append(f"{s.seat + 1}. ({t('free')})")
+            else:
+                marks = [t("bot")] if s.kind == "bot" else []
+                if s.kind == "human" and s.ready:
+                    marks.append(t("ready_mark"))
+                seats.append(f"{s.seat + 1}. {s.name}" + (f" ({', '.join(marks)})" if marks
+                                                           else ""))
+        detail.update(f"{t('seats')}: " + " · ".join(seats))
+
+    def _room_id(self, wanted: str) -> str:
+        """A room given by id or by name."""
+        for room in self.rooms:
+            if wanted in (room.id, room.name):
+                return room.id
+        return wanted
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def _request(self, request) -> p.RoomInfo | int | None:  # noqa: ANN001
+        try:
+            return await request
+        except (RemoteError, TimeoutError) as refusal:
+            self.notify(getattr(refusal, "message", str(refusal)), severity="error")
+            return None
+
+    async def _join(self, room_id: str) -> None:
+        seat = await self._request(self.remote.join(room_id, self.player_name))
+        if isinstance(seat, int):
+            self.my_room, self.my_seat, self._ready = room_id, seat, False
+            self.notify(f"{self.i18n.t('take_seat')}: {seat + 1}")
+
+    async def _watch(self, room_id: str) -> None:
+        info = await self._request(self.remote.watch(room_id))
+        if isinstance(info, p.RoomInfo) and info.status == "waiting":
+            self.notify(self.i18n.t("waiting"))
+
+    async def action_join(self) -> None:
+        room = self._selected()
+        if room is not None and not self.spectator:
+            await self._join(room.id)
+
+    async def action_watch(self) -> None:
+        room = self._selected()
+        if room is not None:
+            await self._watch(room.id)
+
+    async def action_ready(self) -> None:
+        if self.my_room is not None:
+            self._ready = not self._ready
+            await self._request(self.remote.ready(self.my_room, self._ready))
+
+    async def action_start(self) -> None:
+        if self.my_room is not None:
+            await self._request(self.remote.start(self.my_room, bots=True))
+
+    def action_create(self) -> None:
+        self.app.push_screen(CreateRoomScreen(self.i18n, self.player_name),
+                             callback=self._create)
+
+    async def _create(self, form: RoomForm | None) -> None:
+        if form is None:
+            return
+        info = await self._request(self.remote.create_room(
+            form.name, seats=form.players, pool=form.pool, turn_timeout=form.timeout,
+        ))
+        if not isinstance(info, p.RoomInfo):
+            return
+        if not self.spectator:
+            await self._join(info.id)
+            if form.bots and self.my_room == info.id:
+                await self._request(self.remote.start(info.id, bots=True))
+        else:
+            await self._watch(info.id)
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"create": self.action_create, "join": self.action_join,
+                   "ready": self.action_ready, "start": self.action_start,
+                   "watch": self.action_watch}
+        result = actions[event.button.id or ""]()
+        if result is not None:
+            await result
+
+
+_STATUS = {"waiting": "waiting", "playing": "playing", "over": "finished"}
