@@ -22,6 +22,9 @@ DECISION_TEXT = {
     "youl_give": "give Youl Grinner a card",
 }
 
+#: Action kinds that are a character's ability, by that character.
+_ABILITIES = {"sid": "sid_ketchum", "chuck": "chuck_wengam", "jose": "jose_delgado"}
+
 
 def _name(state: GameState, seat: int) -> str:
     return state.players[seat].name
@@ -36,9 +39,11 @@ def explain(state: GameState, seat: int, action: Action) -> str:
         return (f"it is not your decision: waiting for {_name(state, decision.seat)} to "
                 f"{DECISION_TEXT[decision.kind]}")
     kinds = {o.kind for o in decision.options}
-    # A card play is explained card by card below, even when no card at all is playable now.
+    # A card play or an ability of one's own is explained below, even when none is possible now.
     playing = decision.kind == "play" and action.kind in ("play", "play_as_bang")
-    if action.kind not in kinds and not playing:
+    ability = _ABILITIES.get(action.kind) == state.players[seat].character and (
+        action.kind == "sid" or decision.kind == "play")
+    if action.kind not in kinds and not (playing or ability):
         return (f"'{action.kind}' is not possible now: you must "
                 f"{DECISION_TEXT[decision.kind]} ({', '.join(sorted(kinds))})")
     player = state.players[seat]
