@@ -11,6 +11,8 @@ import sys
 COMMAND_MODULES = (
     "client.commands.simulate",
     "client.commands.replay",
+    "client.commands.host",
+    "client.commands.bench",
     "client.commands.play",
     "client.commands.join",
     "client.commands.watch",

@@ -15,13 +15,13 @@ from collections import deque
 from typing import Any, NamedTuple
 
 from server import updates
-from server.bots import BOT_KINDS, make_bot
 from server.ratelimit import LogOnce, RateLimiter
 from server.rooms import Room, RoomError, new_room_id
 from server.store import Store
 from server.timers import DecisionTimers
 from shared import crypto
 from shared import protocol as p
+from shared.bots import BOT_KINDS, make_bot
 from shared.engine import IllegalAction, apply
 from shared.model import Action, Event
 from shared.views import view
@@ -31,6 +31,7 @@ log = logging.getLogger("bang.host")
 MAX_ROOMS = 500
 MAX_ROOMS_PER_CLIENT = 5
 MAX_OUTBOX = 20_000
+LOBBY_ROOMS = 100
 
 
 class Outgoing(NamedTuple):
@@ -40,8 +41,8 @@ class Outgoing(NamedTuple):
 
 
 class Host:
-    def __init__(self, store: Store, *, bot_delay: float = 0.5, rate: float = 20.0,
-                 burst: float = 60.0) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.5, rate: float = 50.0,
+                 burst: float = 200.0) -> None:
         self.store = store
         self.keys = store.host_keys()
         self.bot_delay = bot_delay
@@ -332,10 +333,17 @@ class Host:
             asyncio.get_running_loop().call_soon(self._publish_lobby)
 
     def _publish_lobby(self) -> None:
+        """Open rooms first, then finished ones, as many as fit in one message."""
         self._lobby_dirty = False
-        rooms = sorted(self.rooms.values(), key=lambda r: r.status == "over")
-        infos = [room.info() for room in rooms[:100]]
-        self._signed(p.LOBBY_TOPIC, p.Lobby(rooms=infos, n=self._next_n()), retain=True)
+        rooms = sorted(self.rooms.values(), key=lambda r: r.status == "over")[:LOBBY_ROOMS]
+        infos = [room.info() for room in rooms]
+        while True:
+            lobby = p.Lobby(rooms=infos, n=self._next_n())
+            try:
+                self._signed(p.LOBBY_TOPIC, lobby, retain=True)
+                return
+            except p.ProtocolError:
+                infos = infos[: len(infos) * 3 // 4]
 
     def _next_n(self) -> int:
         self._n = crypto.next_counter(self._n)

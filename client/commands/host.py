@@ -1,0 +1,47 @@
+"""`bang host`: the headless host that runs rooms and games over MQTT."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+EXAMPLES = """examples:
+  bang host                                  embedded broker on 127.0.0.1:1883
+  bang host --lan --port 1884                embedded broker reachable from the LAN
+  bang host --broker mqtt://user:pw@broker.example:1883 --data ~/bang.sqlite3
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "host", help="run the headless game host",
+        description="Run the host: rooms, games, timers and persistence over MQTT. Without "
+        "--broker it starts an embedded broker in the same process.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--broker", metavar="URL",
+                        help="use this broker: mqtt://[user:pw@]host[:port] or mqtts://")
+    parser.add_argument("--lan", action="store_true",
+                        help="embedded broker on all interfaces instead of 127.0.0.1")
+    parser.add_argument("--port", type=int, default=1883,
+                        help="embedded broker port (default 1883)")
+    parser.add_argument("--data", type=Path, metavar="PATH",
+                        help="SQLite file for rooms and games (default: user data dir)")
+    parser.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                        help="pause before each bot move (default 0.5)")
+    parser.add_argument("--verbose", action="store_true", help="log every action")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.main import default_data_path, run_host, setup_logging
+
+    if args.broker and (args.lan or args.port != 1883):
+        print("bang host: --lan and --port are for the embedded broker; not with --broker",
+              file=sys.stderr)
+        return 2
+    setup_logging(args.verbose)
+    return asyncio.run(run_host(args.broker, args.port, args.lan,
+                                args.data or default_data_path(), bot_delay=args.bot_delay))
