@@ -4,15 +4,17 @@ Used by `bang simulate` (the engine benchmark) and by the randomised tests."""
 
 from __future__ import annotations
 
+import statistics
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from shared import rng
 from shared.bots import make_bot
 from shared.engine import apply, start_game
+from shared.events import redact
 from shared.invariants import problems
-from shared.model import GameState
+from shared.model import Event, GameState
 from shared.record import GameRecord, move_of
 from shared.setup import Setup
 from shared.views import view
@@ -35,12 +37,46 @@ class SimulationResult:
     longest_game_turns: int = 0
     longest_game_actions: int = 0
     wins: Counter = field(default_factory=Counter)
+    #: (bot kind, role) -> [games, wins]
+    seats: defaultdict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    #: bot kind -> seconds per decision (only when timing is asked for)
+    timings: dict[str, list[float]] | None = None
+
+    def record_seats(self, state: GameState, kinds: list[str]) -> None:
+        for player, kind in zip(state.players, kinds, strict=True):
+            tally = self.seats[(kind, player.role)]
+            tally[0] += 1
+            tally[1] += player.seat in state.winners
+
+    def by_kind(self) -> dict:
+        table: dict[str, dict] = {}
+        for (kind, role), (games, wins) in sorted(self.seats.items()):
+            table.setdefault(kind, {})[role] = {
+                "games": games, "wins": wins, "rate": round(wins / games, 3)}
+        for roles in table.values():
+            games = sum(r["games"] for r in roles.values())
+            wins = sum(r["wins"] for r in roles.values())
+            roles["all"] = {"games": games, "wins": wins, "rate": round(wins / games, 3)}
+        return table
+
+    def decision_ms(self) -> dict:
+        out = {}
+        for kind, times in sorted((self.timings or {}).items()):
+            ordered = sorted(times)
+            out[kind] = {
+                "decisions": len(ordered),
+                "median": round(statistics.median(ordered) * 1000, 4),
+                "p99": round(ordered[int(0.99 * (len(ordered) - 1))] * 1000, 4),
+                "max": round(ordered[-1] * 1000, 4),
+            }
+        return out
 
     def as_json(self) -> dict:
-        return {
+        data = {
             "games": self.games,
             "completed": self.completed,
             "wins": dict(self.wins),
+            "by_kind": self.by_kind(),
             "actions": self.actions,
             "seconds": round(self.seconds, 3),
             "games_per_s": round(self.games / self.seconds, 1) if self.seconds else 0.0,
@@ -48,6 +84,9 @@ class SimulationResult:
             "longest_game_turns": self.longest_game_turns,
             "longest_game_actions": self.longest_game_actions,
         }
+        if self.timings is not None:
+            data["decision_ms"] = self.decision_ms()
+        return data
 
 
 def _hand_limit_breach(state: GameState, events) -> str | None:
@@ -60,18 +99,33 @@ def _hand_limit_breach(state: GameState, events) -> str | None:
     return None
 
 
-def play_game(setup: Setup, bot_kinds: list[str], check: bool = True) -> tuple[GameState, int]:
+def _tell(observers: list[tuple[int, object]], events: list[Event]) -> None:
+    """Every bot that infers from behaviour sees the events as redacted for its seat."""
+    for seat, bot in observers:
+        bot.observe([redact(event, seat) for event in events])
+
+
+def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
+              timings: dict[str, list[float]] | None = None) -> tuple[GameState, int]:
     """Play one game to the end; returns the final state and the number of actions.
-    Raises InvariantBreach (carrying the game record) on the first broken invariant."""
-    state, _ = start_game(setup)
+    Raises InvariantBreach (carrying the game record) on the first broken invariant.
+    With `timings`, each decision's duration is appended under its bot kind."""
+    state, events = start_game(setup)
     bots = [make_bot(kind, setup.seed * 31 + seat) for seat, kind in enumerate(bot_kinds)]
+    observers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
+    _tell(observers, events)
     record = GameRecord(setup=setup)
     actions = 0
     while state.winner is None:
         decision = state.pending
-        action = bots[decision.seat].choose(view(state, decision.seat))
+        seat_view = view(state, decision.seat)
+        started = time.perf_counter()
+        action = bots[decision.seat].choose(seat_view)
+        if timings is not None:
+            timings[bot_kinds[decision.seat]].append(time.perf_counter() - started)
         record.actions.append(move_of(decision.seat, action))
         events = apply(state, decision.seat, action)
+        _tell(observers, events)
         actions += 1
         if check:
             found = problems(state)
@@ -85,20 +139,33 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True) -> tuple[G
     return state, actions
 
 
+def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[str]]:
+    """The bot kinds of an n-seat game: the first n of `bots` (padded with "random"), dealt to
+    the seats in a random order drawn from the run's generator."""
+    if not bots:
+        return stream, ["random"] * n
+    kinds = list(bots[:n]) + ["random"] * (n - len(bots))
+    stream = rng.shuffle(stream, kinds)
+    return stream, kinds
+
+
 def simulate(games: int, players: tuple[int, int], seed: int = 0,
              bots: list[str] | None = None, pool: str = "all",
-             check: bool = True) -> SimulationResult:
+             check: bool = True, timing: bool = False) -> SimulationResult:
     """Play `games` games with a player count drawn from the inclusive range `players`."""
     result = SimulationResult()
+    if timing:
+        result.timings = defaultdict(list)
     stream = rng.seed_state(seed)
     start = time.perf_counter()
     for _ in range(games):
         stream, n_offset = rng.below(stream, players[1] - players[0] + 1)
         stream, game_seed = rng.next_u64(stream)
         n = players[0] + n_offset
-        kinds = bots[:n] if bots else ["random"] * n
-        kinds += ["random"] * (n - len(kinds))
-        state, actions = play_game(Setup(players=n, seed=game_seed, pool=pool), kinds, check)
+        stream, kinds = deal_kinds(stream, bots, n)
+        state, actions = play_game(Setup(players=n, seed=game_seed, pool=pool), kinds, check,
+                                   result.timings)
+        result.record_seats(state, kinds)
         result.games += 1
         result.completed += state.winner is not None
         result.actions += actions

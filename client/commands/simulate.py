@@ -13,6 +13,8 @@ from shared.simulate import InvariantBreach, simulate
 EXAMPLES = """examples:
   bang simulate --games 1000 --players 4
   bang simulate --games 500 --players 3-7 --seed 42 --json
+  bang simulate --games 1000 --players 5 --bots normal,easy,random,normal,easy --json
+  bang simulate --games 200 --players 4-7 --bots normal,easy,random --timing
 """
 
 
@@ -55,7 +57,11 @@ def register(subparsers) -> None:
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="character pool: all 26 or the 16 base characters")
     parser.add_argument("--bots", type=bot_list, default=None,
-                        help="comma-separated bot kinds by seat (default: all random)")
+                        help="comma-separated bot kinds, dealt to the seats in a random order "
+                        "each game (missing seats get 'random'; default: all random); "
+                        f"kinds: {', '.join(BOT_KINDS)}")
+    parser.add_argument("--timing", action="store_true",
+                        help="measure every bot decision and report median/p99/max ms per kind")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -65,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         print("bang simulate: --games must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = simulate(args.games, args.players, args.seed, args.bots, args.pool)
+        result = simulate(args.games, args.players, args.seed, args.bots, args.pool,
+                          timing=args.timing)
     except InvariantBreach as breach:
         print(f"bang simulate: invariant broken: {breach}", file=sys.stderr)
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)
@@ -81,4 +88,10 @@ def run(args: argparse.Namespace) -> int:
     print("wins: " + ", ".join(f"{side} {n}" for side, n in sorted(data["wins"].items())))
     print(f"longest game: {data['longest_game_turns']} turns, "
           f"{data['longest_game_actions']} actions")
+    for kind, roles in data["by_kind"].items():
+        print(f"{kind}: " + ", ".join(f"{role} {r['wins']}/{r['games']} ({r['rate']:.0%})"
+                                      for role, r in roles.items()))
+    for kind, t in data.get("decision_ms", {}).items():
+        print(f"{kind} decisions: {t['decisions']}, median {t['median']:.3f} ms, "
+              f"p99 {t['p99']:.3f} ms, max {t['max']:.3f} ms")
     return 0

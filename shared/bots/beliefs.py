@@ -1,0 +1,105 @@
+"""Role inference from public behaviour: who attacked or helped whom.
+
+A seat that shoots the Sheriff leans outlaw; a seat that shoots someone who leans outlaw (or
+who turned out to be an Outlaw) leans lawful. The evidence is kept as raw aggression totals
+per (actor, target) pair and turned into role probabilities on demand, so that roles revealed
+later (eliminations) re-weigh everything that was seen before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from shared.cards import KEY
+from shared.model import Event
+from shared.roles import DEPUTY, OUTLAW, RENEGADE, ROLE_DEAL, SHERIFF
+from shared.views import TableView
+
+#: How much each role sides with the law: +1 the Sheriff's side, -1 the Outlaws.
+LEAN = {SHERIFF: 1.0, DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.0}
+#: How a role's likelihood responds to a lawful lean; Renegades often pose as Deputies.
+RESPONSE = {DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.35}
+#: Hostility of a targeted card: how strongly it says "I am against you".
+HOSTILITY = {"bang": 1.0, "duel": 1.0, "jail": 1.2, "cat_balou": 0.6, "panic": 0.4}
+SHARPNESS = 1.1  # how fast evidence turns into certainty
+CAP = 3.0  # no single seat's evidence grows beyond this
+SELF_DAMPING = 0.5  # attacks on me: the attacker did not know my role
+
+
+Probs = dict[str, float]
+
+
+def hostility(event: Event) -> float:
+    """How hostile a public event is from `event.seat` towards `event.target` (negative when
+    it helps, such as taking a Jail off someone)."""
+    if event.seat is None or event.target is None or event.seat == event.target:
+        return 0.0
+    if event.kind == "equip":
+        return HOSTILITY["jail"] if event.card is not None and KEY[event.card] == "jail" else 0.0
+    if event.kind != "play" or event.card is None or event.note == "in the Duel":
+        return 0.0
+    if event.note == "as BANG!":
+        return HOSTILITY["bang"]
+    key = KEY[event.card]
+    if key in ("panic", "cat_balou") and event.value is not None:
+        picked = KEY[event.value]
+        if picked == "jail":
+            return -1.0
+        if picked == "dynamite":
+            return 0.0
+    return HOSTILITY.get(key, 0.0)
+
+
+class Beliefs:
+    """What one seat believes about the others' roles."""
+
+    def __init__(self) -> None:
+        self._aggression: defaultdict[tuple[int, int], float] = defaultdict(float)
+
+    def observe(self, events: Iterable[Event]) -> None:
+        for event in events:
+            weight = hostility(event)
+            if weight:
+                self._aggression[(event.seat, event.target)] += weight
+
+    def roles(self, view: TableView, infer: bool = True) -> dict[int, Probs]:
+        """Role probabilities for every other seat (certainties for known roles)."""
+        n = len(view.players)
+        known = {p.seat: p.role for p in view.players if p.role is not None}
+        known.setdefault(view.viewer, view.role)
+        left = Counter(ROLE_DEAL[n])
+        left.subtract(r for r in known.values() if r is not None)
+        unknown = [p.seat for p in view.players if p.seat not in known]
+        prior = {r: max(left[r], 0) / max(len(unknown), 1) for r in RESPONSE}
+        probs: dict[int, Probs] = {s: {r: 1.0} for s, r in known.items() if r is not None}
+        lean = {s: 0.0 for s in unknown}
+        if infer and self._aggression:
+            for _ in range(2):  # the second pass lets inferred leanings inform each other
+                lean = self._leanings(view, known, unknown, prior, lean)
+        for seat in unknown:
+            probs[seat] = _posterior(prior, lean[seat])
+        return probs
+
+    def _leanings(self, view: TableView, known: dict[int, str | None], unknown: list[int],
+                  prior: Probs, previous: dict[int, float]) -> dict[int, float]:
+        def target_lean(seat: int) -> float:
+            if seat == view.viewer:
+                return LEAN[view.role] * SELF_DAMPING if view.role in LEAN else 0.0
+            if seat in known and known[seat] is not None:
+                return LEAN[known[seat]]
+            post = _posterior(prior, previous.get(seat, 0.0))
+            return sum(p * LEAN[r] for r, p in post.items())
+
+        lean = dict.fromkeys(unknown, 0.0)
+        for (actor, target), weight in self._aggression.items():
+            if actor in lean:
+                lean[actor] -= weight * target_lean(target)
+        return {s: max(-CAP, min(CAP, v)) for s, v in lean.items()}
+
+
+def _posterior(prior: Probs, lean: float) -> Probs:
+    weights = {r: p * math.exp(SHARPNESS * lean * RESPONSE[r]) for r, p in prior.items() if p}
+    total = sum(weights.values()) or 1.0
+    return {r: w / total for r, w in weights.items()}

@@ -1,0 +1,175 @@
+"""How a seat weighs the table: whom it wants to hurt, how likely a shot lands, what a card in
+hand is worth. Everything is computed from the seat's view and its beliefs only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.cards import KEY, WEAPON_REACH
+from shared.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
+from shared.views import PlayerView, TableView
+
+Probs = dict[str, float]
+
+#: Whom each role wants to hurt, by the other's role (negative: wants to protect).
+HOSTILE = {
+    SHERIFF: {DEPUTY: -1.0, OUTLAW: 1.0, RENEGADE: 0.7},
+    DEPUTY: {SHERIFF: -2.0, DEPUTY: -0.6, OUTLAW: 1.0, RENEGADE: 0.6},
+    OUTLAW: {SHERIFF: 1.5, DEPUTY: 0.7, OUTLAW: -0.8, RENEGADE: 0.4},
+}
+
+#: What a card in hand is worth when nothing special applies.
+BASE_VALUE = {
+    "bang": 3.5, "missed": 4.0, "beer": 3.0, "saloon": 3.0, "stagecoach": 4.5,
+    "wells_fargo": 5.5, "general_store": 2.5, "panic": 4.5, "cat_balou": 4.0, "duel": 3.0,
+    "gatling": 4.5, "indians": 3.5, "jail": 3.5, "dynamite": 0.8, "barrel": 6.0,
+    "mustang": 4.5, "scope": 3.5,
+}
+MISSED_IN_DECK = 0.15  # share of Missed! cards: the chance a hidden hand card is one
+
+
+def has(player: PlayerView, key: str) -> bool:
+    return any(KEY[c] == key for c in player.in_play)
+
+
+@dataclass
+class Situation:
+    """One decision's worth of facts, computed once."""
+
+    view: TableView
+    me: PlayerView
+    enmity: dict[int, float]
+    others: list[PlayerView] = field(default_factory=list)  # living, clockwise order kept
+    in_play: frozenset[str] = frozenset()
+    hand_keys: tuple[str, ...] = ()
+
+    @property
+    def low(self) -> bool:
+        return self.me.life <= 2
+
+    def count(self, key: str) -> int:
+        return self.hand_keys.count(key)
+
+    def seat(self, seat: int) -> PlayerView:
+        return self.view.players[seat]
+
+
+def situation(view: TableView, roles: dict[int, Probs]) -> Situation:
+    me = view.players[view.viewer]
+    others = [p for p in view.players if p.alive and p.seat != view.viewer]
+    return Situation(
+        view=view,
+        me=me,
+        enmity=enmity(view, roles, others),
+        others=others,
+        in_play=frozenset(KEY[c] for c in me.in_play),
+        hand_keys=tuple(KEY[c] for c in view.hand),
+    )
+
+
+def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -> dict[int, float]:
+    """How much the viewer wants each living other seat hurt: > 0 foe, < 0 friend."""
+    if view.three_player:
+        return _enmity_3p(view, others)
+    weights = HOSTILE.get(view.role) or _renegade_weights(view, roles, others)
+    if view.role in (SHERIFF, DEPUTY) and not any(
+            roles.get(p.seat, {}).get(OUTLAW, 0) > 0 for p in others):
+        weights = {**weights, RENEGADE: 1.0}  # no Outlaw left: the Renegade is the enemy
+    return {p.seat: sum(prob * weights.get(role, 0.0) for role, prob in roles[p.seat].items())
+            for p in others}
+
+
+def _renegade_weights(view: TableView, roles: dict[int, Probs],
+                      others: list[PlayerView]) -> dict[str, float]:
+    """The Renegade keeps the balance: he hits the stronger side and spares the Sheriff until
+    the last duel."""
+    if len(others) == 1:
+        return {SHERIFF: 1.5, DEPUTY: 1.0, OUTLAW: 1.0}
+    law = sum(p.life * roles[p.seat].get(SHERIFF, 0) + p.life * roles[p.seat].get(DEPUTY, 0)
+              for p in others)
+    outlaws = sum(p.life * roles[p.seat].get(OUTLAW, 0) for p in others)
+    sheriff = next((p for p in others if roles[p.seat].get(SHERIFF)), None)
+    spare = -1.0 if sheriff is not None and sheriff.life <= 2 else -0.3
+    if outlaws >= law:
+        return {SHERIFF: spare, DEPUTY: 0.3, OUTLAW: 1.0}
+    return {SHERIFF: spare, DEPUTY: 1.0, OUTLAW: 0.4}
+
+
+def _enmity_3p(view: TableView, others: list[PlayerView]) -> dict[int, float]:
+    """Three players: my target first; after any elimination, the last one standing wins."""
+    if len(others) == 1:
+        return {others[0].seat: 1.5}
+    target = TARGET_3P.get(view.role)
+    return {p.seat: 1.5 if p.role == target else 0.3 for p in others}
+
+
+# --- shots -----------------------------------------------------------------------------
+
+
+def shot_lands(shooter: PlayerView, target: PlayerView) -> float:
+    """The chance a BANG! from `shooter` costs `target` a life point."""
+    draws = has(target, "barrel") + (target.character == "jourdonnais")
+    barrel_fails = 0.75 ** draws
+    if target.character == "big_spencer":
+        no_missed = 1.0
+    else:
+        per_card = 0.45 if target.character == "calamity_janet" else MISSED_IN_DECK
+        no_missed = (1 - per_card) ** target.hand_count
+    lands = barrel_fails * (1 - (1 - no_missed) * 0.9)
+    if shooter.character == "slab_the_killer":
+        lands = 1 - (1 - lands) ** 2
+    if shooter.character == "colorado_bill":
+        lands = 0.25 + 0.75 * lands
+    return lands
+
+
+def harm_value(sit: Situation, target: PlayerView, amount: float = 1.0) -> float:
+    """What costing `target` a life point is worth to me; a kill weighs double."""
+    foe = sit.enmity.get(target.seat, 0.0)
+    if target.life <= 1:
+        kill = 1.0
+        if foe > 0 and sit.view.role in (SHERIFF, DEPUTY):
+            kill += 0.3  # the bounty: three cards
+    else:
+        kill = 0.25 if target.life == 2 else 0.0
+    return foe * amount * (1.0 + kill)
+
+
+# --- cards in hand -----------------------------------------------------------------------
+
+
+def keep_value(sit: Situation, card: int) -> float:
+    """What keeping `card` in hand is worth to me now."""
+    key = KEY[card]
+    me = sit.me
+    if key == "missed":
+        if me.character == "big_spencer":
+            return 0.5
+        return 6.0 if sit.low else 4.0
+    if key == "beer":
+        if me.life < me.max_life:
+            return 6.0 if sit.low else 4.0
+        return 2.5
+    if key == "bang":
+        reachable = any(p.in_reach and sit.enmity.get(p.seat, 0) > 0.2 for p in sit.others)
+        return 4.5 if me.character == "calamity_janet" else 3.5 + 0.8 * reachable
+    if key in WEAPON_REACH:
+        return weapon_value(sit, card)
+    if key in ("barrel", "mustang", "scope") and key in sit.in_play:
+        return 0.5
+    return BASE_VALUE.get(key, 2.0)
+
+
+def weapon_value(sit: Situation, card: int) -> float:
+    key = KEY[card]
+    if key in sit.in_play:
+        return 0.5
+    if key == "volcanic":
+        return 1.5 + 0.8 * sit.count("bang") if sit.view.reach <= 1 else 1.0
+    gain = WEAPON_REACH[key] - sit.view.reach
+    return 1.0 + 1.2 * gain if gain > 0 else 0.6
+
+
+def cheapest(sit: Situation, cards) -> int:
+    """The card I miss least."""
+    return min(cards, key=lambda c: (keep_value(sit, c), c))

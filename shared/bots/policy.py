@@ -1,0 +1,168 @@
+"""The bots that play to win: every legal option gets a score, the best one is played.
+
+A bot sees only its seat's `TableView` (in `choose`) and the public events as redacted for its
+seat (in `observe`, optional for hosts: without it the bot plays on known roles only)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from shared.bots.beliefs import Beliefs
+from shared.bots.evaluate import Situation, keep_value, situation
+from shared.bots.plays import score_play
+from shared.cards import CARDS, KEY
+from shared.model import Action, Event
+from shared.views import TableView
+
+DIE_SCORE = -100.0
+
+
+@dataclass(frozen=True)
+class Skill:
+    infer: bool  # reads roles from behaviour
+    careful: bool  # weighs hit chances and kills, keeps its defence
+    noise: float  # random jitter on every score: mistakes, and variety between games
+
+
+class ScoringBot:
+    """Scores every option of the pending decision and plays the best."""
+
+    skill: Skill
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+        self._beliefs = Beliefs()
+
+    def observe(self, events: Iterable[Event]) -> None:
+        """Public events, already redacted for this bot's seat, in the order they happened."""
+        self._beliefs.observe(events)
+
+    def choose(self, view: TableView) -> Action:
+        if not view.options or view.pending is None:
+            raise ValueError("the bot has nothing to decide")
+        if len(view.options) == 1:
+            return view.options[0]
+        sit = situation(view, self._beliefs.roles(view, self.skill.infer))
+        scorer = _SCORERS.get(view.pending.kind, _score_default)
+        scores = [scorer(sit, option, self.skill.careful) for option in view.options]
+        return self._best(view.options, scores)
+
+    def _best(self, options: tuple[Action, ...], scores: list[float]) -> Action:
+        noise = self.skill.noise
+        jittered = [s + self._random.gauss(0.0, noise) for s in scores]
+        top = max(jittered)
+        return options[jittered.index(top)]
+
+
+class NormalBot(ScoringBot):
+    skill = Skill(infer=True, careful=True, noise=0.05)
+
+
+class EasyBot(ScoringBot):
+    skill = Skill(infer=False, careful=False, noise=1.5)
+
+
+# --- scores per decision kind -----------------------------------------------------------
+
+
+def _score_default(sit: Situation, action: Action, careful: bool) -> float:
+    return 0.0
+
+
+def _discard(sit: Situation, action: Action, careful: bool) -> float:
+    if action.kind == "sid":
+        if not careful:
+            return -10.0
+        excess = len(sit.view.hand) - sit.me.life
+        if excess >= 2:  # two cards go anyway: spend them on a life point
+            return 5.0 - 0.5 * sum(keep_value(sit, c) for c in action.cards)
+        return 2.0 - 0.8 * sum(keep_value(sit, c) for c in action.cards)
+    return -keep_value(sit, action.card)
+
+
+def _respond_shot(sit: Situation, action: Action, careful: bool) -> float:
+    kind = action.kind
+    if kind == "barrel":
+        return 10.0
+    if kind == "missed":
+        missed_left = sum(1 for o in sit.view.options if o.kind == "missed")
+        if missed_left < sit.view.pending.needed:
+            return -1.0  # cannot cancel it: keep the cards
+        return 5.0 - 0.3 * keep_value(sit, action.card) if careful else 3.0
+    if kind == "sid":
+        return -1.0  # if the hit is fatal, Sid heals in the dying decision instead
+    return 0.0
+
+
+def _dying(sit: Situation, action: Action, careful: bool) -> float:
+    if action.kind == "beer":
+        return 10.0
+    if action.kind == "sid":
+        return 8.0 - 0.1 * sum(keep_value(sit, c) for c in action.cards)
+    return DIE_SCORE
+
+
+def _discard_bang(sit: Situation, action: Action, careful: bool) -> float:
+    """Indians! and Duel: give up a BANG! card or a life point."""
+    if action.kind == "sid":
+        return -1.0
+    if action.kind == "take_hit":
+        return 0.0
+    if not careful:
+        return 2.0
+    life_value = {1: 10.0, 2: 6.0, 3: 3.0}.get(sit.me.life, 2.0)
+    return life_value - 0.5 * keep_value(sit, action.card)
+
+
+def _store_pick(sit: Situation, action: Action, careful: bool) -> float:
+    return keep_value(sit, action.pick)
+
+
+def _lucky_pick(sit: Situation, action: Action, careful: bool) -> float:
+    """Hearts save from Jail and Barrel and never blow the Dynamite; any other card but a
+    2-9 of Spades at least keeps the Dynamite quiet."""
+    card = CARDS[action.pick]
+    if card.suit == "hearts":
+        return 2.0
+    return 0.0 if card.suit == "spades" and 2 <= card.rank_value <= 9 else 1.0
+
+
+def _put_back(sit: Situation, action: Action, careful: bool) -> float:
+    return -keep_value(sit, action.pick)
+
+
+def _draw_source(sit: Situation, action: Action, careful: bool) -> float:
+    if action.kind == "draw_deck":
+        return 0.5
+    if action.kind == "draw_discard":
+        top = sit.view.pending.card
+        return keep_value(sit, top) - 2.5 if top is not None else -1.0
+    if not careful:
+        return sit.enmity.get(action.target, 0.0)
+    target = sit.seat(action.target)
+    henry = 1.5 if target.character == "henry_block" else 0.0
+    return 0.8 + sit.enmity.get(action.target, 0.0) - henry
+
+
+def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
+    value = keep_value(sit, action.card)
+    if careful and KEY[action.card] in ("missed", "beer") and sit.low:
+        value += 3.0
+    return -value
+
+
+_SCORERS = {
+    "play": score_play,
+    "discard": _discard,
+    "respond_shot": _respond_shot,
+    "dying": _dying,
+    "respond_indians": _discard_bang,
+    "respond_duel": _discard_bang,
+    "store_pick": _store_pick,
+    "lucky_pick": _lucky_pick,
+    "kit_put_back": _put_back,
+    "draw_source": _draw_source,
+    "youl_give": _youl_give,
+}
