@@ -27,8 +27,8 @@ from shared.serialize import encode_state
 from shared.setup import Scenario, SeatRig, Setup
 
 #: Characters whose abilities stay out of the way of most tests, in the order they fill seats.
-FILLERS = ("chuck_wengam", "jose_delgado", "willy_the_kid", "pedro_ramirez", "jesse_jones",
-           "black_jack", "kit_carlson")
+FILLERS = ("chuck_wengam", "jose_delgado", "willy_the_kid", "black_jack", "pedro_ramirez",
+           "jesse_jones", "kit_carlson")
 
 Ref = str | int
 
