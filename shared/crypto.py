@@ -97,8 +97,6 @@ class Session:
     """The two directional AEAD keys shared by one client and the host."""
 
     def __init__(self, shared_secret: bytes, client_public: bytes, host_public: bytes) -> None:
-        if shared_secret == bytes(KEY_BYTES):
-            raise CryptoError("degenerate X25519 public key")
         okm = HKDF(
             algorithm=hashes.SHA256(),
             length=2 * KEY_BYTES,
@@ -110,19 +108,20 @@ class Session:
 
     @classmethod
     def for_client(cls, key: ClientKey, host_kx_public: bytes) -> Session:
-        peer = _x25519_public(host_kx_public)
-        return cls(key.private.exchange(peer), key.public, host_kx_public)
+        return cls(_exchange(key.private, host_kx_public), key.public, host_kx_public)
 
     @classmethod
     def for_host(cls, keys: HostKeys, client_public: bytes) -> Session:
-        peer = _x25519_public(client_public)
-        return cls(keys.kx.exchange(peer), client_public, keys.kx_public)
+        return cls(_exchange(keys.kx, client_public), client_public, keys.kx_public)
 
 
-def _x25519_public(raw: bytes) -> X25519PublicKey:
-    if len(raw) != KEY_BYTES:
+def _exchange(private: X25519PrivateKey, peer_public: bytes) -> bytes:
+    if len(peer_public) != KEY_BYTES:
         raise CryptoError("an X25519 public key is 32 bytes")
-    return X25519PublicKey.from_public_bytes(raw)
+    try:
+        return private.exchange(X25519PublicKey.from_public_bytes(peer_public))
+    except ValueError as exc:  # a low-order point: the shared secret would be all zeros
+        raise CryptoError("degenerate X25519 public key") from exc
 
 
 def seal(aead: ChaCha20Poly1305, plaintext: bytes, aad: bytes) -> bytes:

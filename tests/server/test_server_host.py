@@ -1,0 +1,242 @@
+"""The host core, driven with real sealed messages: rooms, games, refusals, timers, replay."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hostkit import WireClient, public_of
+
+from server.host import Host
+from server.store import Store
+from shared import protocol as p
+from shared.invariants import problems
+from shared.model import Action
+from shared.serialize import encode_state
+
+
+def table(host: Host, players: int = 4, **options: object) -> tuple[list[WireClient], str]:
+    """Create a room, seat `players` clients, everyone ready; returns (clients, room id)."""
+    clients = [WireClient(host) for _ in range(players)]
+    opts = p.RoomOptions(seats=players, **options)  # type: ignore[arg-type]
+    ok = clients[0].reply(p.CreateRoom(name="Saloon", options=opts))
+    assert isinstance(ok, p.Ok), ok
+    room = ok.room.id
+    for i, client in enumerate(clients):
+        assert client.reply(p.Join(room=room, name=f"P{i}")).seat == i
+    return clients, room
+
+
+def start(clients: list[WireClient], room: str) -> None:
+    for client in clients[1:]:
+        assert isinstance(client.reply(p.Ready(room=room)), p.Ok)
+    assert isinstance(clients[0].reply(p.Start(room=room)), p.Ok)
+
+
+def latest(client: WireClient, items: list[object] | None = None) -> p.PrivateUpdate:
+    updates = [m for m in (items if items is not None else client.inbox())
+               if isinstance(m, p.PrivateUpdate)]
+    return updates[-1]
+
+
+def play_one(host: Host, clients: list[WireClient], room: str) -> None:
+    """The seat that must decide answers with its rules-safe default, over the wire."""
+    state = host.rooms[room].state
+    decision = state.pending
+    ok = clients[decision.seat].reply(p.Act(room=room, decision=decision.id,
+                                            action=decision.default))
+    assert isinstance(ok, p.Ok), ok
+
+
+async def test_lobby_flow_and_private_views(host: Host) -> None:
+    clients, room = table(host)
+    await asyncio.sleep(0)
+    lobby = public_of(host, p.LOBBY_TOPIC)[-1]
+    assert [r.id for r in lobby.rooms] == [room]
+    assert [s.name for s in lobby.rooms[0].seats] == ["P0", "P1", "P2", "P3"]
+    start(clients, room)
+    state = host.rooms[room].state
+    for seat, client in enumerate(clients):
+        update = latest(client)
+        assert update.seat == seat and update.info.status == "playing"
+        assert list(update.view.hand) == state.players[seat].hand
+        assert update.view.role == state.players[seat].role
+    spectator = public_of(host, p.room_topic(room))[-1]
+    assert spectator.view.hand == () and spectator.view.role is None
+    for player in spectator.view.players:
+        assert player.role in (None, "sheriff")
+
+
+async def test_creator_starts_early_with_bots_and_bots_play_to_the_end(host: Host) -> None:
+    creator = WireClient(host)
+    room = creator.reply(p.CreateRoom(name="Solo", options=p.RoomOptions(seats=5))).room.id
+    creator.reply(p.Join(room=room, name="Ann"))
+    other = WireClient(host)
+    assert other.reply(p.Start(room=room, bots=True)).code == "not_creator"
+    assert isinstance(creator.reply(p.Start(room=room, bots=True)), p.Ok)
+    kinds = [s.kind for s in host.rooms[room].record.seats]
+    assert kinds == ["human", "bot", "bot", "bot", "bot"]
+    for _ in range(3000):
+        state = host.rooms[room].state
+        if state.winner is not None:
+            break
+        if state.pending.seat == 0:
+            creator.reply(p.Act(room=room, decision=state.pending.id,
+                                action=state.pending.default))
+        await asyncio.sleep(0)
+    assert host.rooms[room].status == "over"
+    assert problems(host.rooms[room].state) == []
+
+
+async def test_start_needs_everyone_ready(host: Host) -> None:
+    clients, room = table(host)
+    clients[1].reply(p.Ready(room=room))
+    error = clients[0].reply(p.Start(room=room))
+    assert error.code == "not_ready" and "P2" in error.message and "P3" in error.message
+
+
+async def test_everyone_ready_starts_the_game(host: Host) -> None:
+    clients, room = table(host, players=3)
+    for client in clients:
+        client.reply(p.Ready(room=room))
+    assert host.rooms[room].status == "playing"
+
+
+async def test_refusals_change_nothing(host: Host) -> None:
+    clients, room = table(host)
+    start(clients, room)
+    watcher = WireClient(host)
+    watcher.reply(p.Watch(room=room))
+    state = host.rooms[room].state
+    before = encode_state(state)
+    decision = state.pending
+    other = next(c for i, c in enumerate(clients) if i != decision.seat)
+    cases = [
+        (other, p.Act(room=room, decision=decision.id, action=decision.default), "illegal"),
+        (watcher, p.Act(room=room, decision=decision.id, action=decision.default),
+         "not_seated"),
+        (clients[decision.seat], p.Act(room=room, decision=decision.id + 1,
+                                       action=decision.default), "illegal"),
+        (clients[decision.seat], p.Act(room=room, decision=decision.id,
+                                       action=Action(kind="dance")), "illegal"),
+        (watcher, p.Join(room=room, name="Late"), "started"),
+        (watcher, p.Watch(room="nope"), "no_room"),
+        (clients[1], p.Handover(room=room, seat=2), "not_creator"),
+    ]
+    for client, message, code in cases:
+        answer = client.reply(message)
+        assert isinstance(answer, p.Error) and answer.code == code, (message, answer)
+        assert answer.message
+    assert encode_state(state) == before
+
+
+async def test_unauthenticated_input_gets_a_clear_signed_error(host: Host) -> None:
+    ann, eve = WireClient(host), WireClient(host)
+    ann.reply(p.Hello())
+    cases = [
+        (b"\xc1\xc1", "malformed"),
+        (p.encode(p.Request(v=1, pub=eve.key.public, ctr=5, box=b"x" * 40)), "bad_key"),
+        (p.encode(p.Request(v=1, pub=ann.key.public, ctr=5, box=b"x" * 40)), "bad_box"),
+        (p.encode(p.Request(v=9, pub=ann.key.public, ctr=5, box=b"")), "version"),
+        (b"\x00" * (p.MAX_BYTES + 1), "too_large"),
+    ]
+    for payload, code in cases:
+        host.handle(p.inbox_topic(ann.cid), payload)
+        answer = ann.inbox()
+        assert [type(a) for a in answer] == [p.PublicError], code
+        assert answer[0].code == code
+
+
+async def test_replayed_and_spoofed_requests_are_refused(host: Host) -> None:
+    clients, room = table(host)
+    start(clients, room)
+    state = host.rooms[room].state
+    decision = state.pending
+    actor = clients[decision.seat]
+    captured = actor.envelope(p.Act(room=room, decision=decision.id, action=decision.default))
+    assert isinstance([m for m in actor.send_raw(captured) if isinstance(m, p.Ok)][0], p.Ok)
+    after = encode_state(state)
+    replayed = actor.send_raw(captured)
+    assert [m.code for m in replayed if isinstance(m, p.Error)] == ["replay"]
+    # Eve puts Ann's key in an envelope on Ann's topic: the box does not open for her.
+    eve = WireClient(host)
+    forged = eve.envelope(p.Leave(room=room))
+    env = p.decode_request(forged)
+    spoof = p.encode(p.Request(v=1, pub=actor.key.public, ctr=env.ctr + 10**9, box=env.box))
+    host.handle(p.inbox_topic(actor.cid), spoof)
+    assert [m.code for m in actor.inbox()] == ["bad_box"]
+    assert encode_state(state) == after
+
+
+async def test_flooding_is_rate_limited(host: Host) -> None:
+    flooder = WireClient(host)
+    answers = []
+    for _ in range(400):
+        answers.extend(flooder.send(p.ListRooms()))
+    codes = [getattr(a, "code", None) for a in answers]
+    assert "rate_limited" in codes
+    assert codes.count("rate_limited") == 1  # one notice, then silence
+    assert sum(isinstance(a, p.Rooms) for a in answers) < 400
+
+
+async def test_decision_timeout_applies_the_default(host: Host) -> None:
+    clients, room = table(host, turn_timeout=0.05)
+    start(clients, room)
+    state = host.rooms[room].state
+    first = state.pending
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if state.actions >= 3:
+            break
+    assert state.actions >= 3
+    assert state.pending is None or state.pending.id != first.id
+    assert problems(state) == []
+
+
+async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, tmp_path) -> None:
+    clients, room = table(host)
+    start(clients, room)
+    for _ in range(40):
+        play_one(host, clients, room)
+    waiting, _ = table(host, players=3)
+    before = {rid: (r.record, encode_state(r.state) if r.state else None)
+              for rid, r in host.rooms.items()}
+    store.close()
+    again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
+    after = {rid: (r.record, encode_state(r.state) if r.state else None)
+             for rid, r in again.rooms.items()}
+    assert after == before
+    # The same client keeps its seat and its request counter across the restart.
+    clients[0].host = again
+    welcome = clients[0].reply(p.Hello())
+    assert welcome.seats == [p.SeatRef(room=room, seat=0)]
+    replay = clients[0].send_raw(clients[0].envelope(p.Hello(), ctr=clients[0].ctr))
+    assert [m.code for m in replay if isinstance(m, p.Error)] == ["replay"]
+    again.store.close()
+
+
+async def test_leave_and_handover(host: Host) -> None:
+    clients, room = table(host)
+    clients[3].reply(p.Leave(room=room))
+    assert host.rooms[room].record.seats[3].kind == "empty"
+    clients[3].reply(p.Join(room=room, name="P3"))
+    start(clients, room)
+    assert isinstance(clients[0].reply(p.Handover(room=room, seat=2)), p.Ok)
+    assert isinstance(clients[1].reply(p.Leave(room=room)), p.Ok)
+    assert [s.kind for s in host.rooms[room].record.seats] == ["human", "bot", "bot", "human"]
+    assert clients[1].reply(p.Act(room=room, decision=0, action=Action(kind="x"))).code == \
+        "not_seated"
+
+
+@pytest.mark.parametrize("seats", [3, 7])
+async def test_reclaim_returns_the_same_seat(host: Host, seats: int) -> None:
+    clients, room = table(host, players=seats)
+    start(clients, room)
+    again = clients[1].reply(p.Join(room=room, name="whatever"))
+    assert again.seat == 1
+    clients[1].inbox()
+    hello = clients[1].send(p.Hello())
+    assert isinstance(hello[0], p.Welcome)
+    assert hello[0].seats == [p.SeatRef(room=room, seat=1)]
+    snapshot = latest(clients[1], hello)
+    assert snapshot.seat == 1 and snapshot.view is not None
