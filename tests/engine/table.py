@@ -88,10 +88,11 @@ class Table:
         return Move(seat, kind, card, target, pick, list(cards))
 
     def act(self, seat: int, kind: str, card: Ref | None = None, target: int | None = None,
-            pick: Ref | None = None, cards: list[Ref] = ()) -> list[Event]:
+            pick: Ref | None = None, cards: list[Ref] = (),
+            decision_id: int | None = None) -> list[Event]:
         """Apply one action (cards may be named) and return its events."""
         move = self.move(seat, kind, card, target, pick, cards)
-        self.last = apply(self.state, seat, action_of(self.state, move))
+        self.last = apply(self.state, seat, action_of(self.state, move), decision_id)
         self.record.actions.append(move)
         self.events += self.last
         self._check()
