@@ -23,9 +23,10 @@ LEAN = {SHERIFF: 1.0, DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.0}
 RESPONSE = {DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.35}
 #: Hostility of a targeted card: how strongly it says "I am against you".
 HOSTILITY = {"bang": 1.0, "duel": 1.0, "jail": 1.2, "cat_balou": 0.6, "panic": 0.4}
-SHARPNESS = 1.1  # how fast evidence turns into certainty
+SHARPNESS = 1.5  # how fast evidence turns into certainty
 CAP = 3.0  # no single seat's evidence grows beyond this
-SELF_DAMPING = 0.5  # attacks on me: the attacker did not know my role
+SELF_DAMPING = 0.5  # attacks on me when my role is secret: the attacker did not know it
+FIT_ROUNDS = 8  # rounds of fitting the seats' probabilities to the roles still hidden
 
 
 Probs = dict[str, float]
@@ -72,25 +73,26 @@ class Beliefs:
         left = Counter(ROLE_DEAL[n])
         left.subtract(r for r in known.values() if r is not None)
         unknown = [p.seat for p in view.players if p.seat not in known]
-        prior = {r: max(left[r], 0) / max(len(unknown), 1) for r in RESPONSE}
+        hidden = {r: float(left[r]) for r in RESPONSE if left[r] > 0}
         probs: dict[int, Probs] = {s: {r: 1.0} for s, r in known.items() if r is not None}
-        lean = {s: 0.0 for s in unknown}
+        lean = dict.fromkeys(unknown, 0.0)
         if infer and self._aggression:
             for _ in range(2):  # the second pass lets inferred leanings inform each other
-                lean = self._leanings(view, known, unknown, prior, lean)
-        for seat in unknown:
-            probs[seat] = _posterior(prior, lean[seat])
+                lean = self._leanings(view, known, unknown, hidden, lean)
+        probs.update(_posterior(hidden, lean))
         return probs
 
     def _leanings(self, view: TableView, known: dict[int, str | None], unknown: list[int],
-                  prior: Probs, previous: dict[int, float]) -> dict[int, float]:
+                  hidden: Probs, previous: dict[int, float]) -> dict[int, float]:
+        posterior = _posterior(hidden, previous)
+        secret = not view.three_player and view.role != SHERIFF
+
         def target_lean(seat: int) -> float:
             if seat == view.viewer:
-                return LEAN[view.role] * SELF_DAMPING if view.role in LEAN else 0.0
-            if seat in known and known[seat] is not None:
+                return LEAN.get(view.role, 0.0) * (SELF_DAMPING if secret else 1.0)
+            if known.get(seat) is not None:
                 return LEAN[known[seat]]
-            post = _posterior(prior, previous.get(seat, 0.0))
-            return sum(p * LEAN[r] for r, p in post.items())
+            return sum(p * LEAN[r] for r, p in posterior[seat].items())
 
         lean = dict.fromkeys(unknown, 0.0)
         for (actor, target), weight in self._aggression.items():
@@ -99,7 +101,19 @@ class Beliefs:
         return {s: max(-CAP, min(CAP, v)) for s, v in lean.items()}
 
 
-def _posterior(prior: Probs, lean: float) -> Probs:
-    weights = {r: p * math.exp(SHARPNESS * lean * RESPONSE[r]) for r, p in prior.items() if p}
-    total = sum(weights.values()) or 1.0
-    return {r: w / total for r, w in weights.items()}
+def _posterior(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
+    """Role probabilities of the unknown seats: each seat's likelihoods from its leaning,
+    fitted so that every seat holds one role and each role is held as often as it is hidden
+    (if seat 2 is surely an Outlaw, the other seats share the remaining Outlaws)."""
+    table = {s: {r: math.exp(SHARPNESS * v * RESPONSE[r]) for r in hidden}
+             for s, v in lean.items()}
+    for _ in range(FIT_ROUNDS):
+        for role, count in hidden.items():
+            column = sum(row[role] for row in table.values()) or 1.0
+            for row in table.values():
+                row[role] *= count / column
+        for row in table.values():
+            total = sum(row.values()) or 1.0
+            for role in row:
+                row[role] /= total
+    return table
