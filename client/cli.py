@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "client.commands.play",
     "client.commands.join",
     "client.commands.watch",
+    "client.commands.ssh_serve",
 )
 
 

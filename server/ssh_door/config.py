@@ -61,7 +61,7 @@ def default_data_dir() -> Path:
 class DoorConfig:
     broker_url: str
     port: int = 2222
-    bind: str = "0.0.0.0"
+    bind: str = ""  # all interfaces, IPv4 and IPv6
     auth: AuthMode = AuthMode.HYBRID
     data_dir: Path = field(default_factory=default_data_dir)
     host_key_path: Path | None = None  # default: <data_dir>/ssh_host_ed25519_key

@@ -68,15 +68,17 @@ class DoorConnection(asyncssh.SSHServer):
             self._door.config, self._door.caps, self._door.sessions, self._address, identity
         )
 
-    # Forwarding of any kind is refused (these are asyncssh's defaults, spelled out).
+    # Forwarding of any kind is refused (asyncssh refuses by default; this says why).
     def connection_requested(self, *args: object) -> bool:
-        return False
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "port forwarding is disabled here"
+        )
 
     def server_requested(self, *args: object) -> bool:
         return False
 
     def unix_connection_requested(self, *args: object) -> bool:
-        return False
+        return self.connection_requested()
 
     def unix_server_requested(self, *args: object) -> bool:
         return False

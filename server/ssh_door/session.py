@@ -23,12 +23,16 @@ from server.ssh_door.terminal import ModeTracker, set_window_size, usable_size
 log = logging.getLogger(__name__)
 
 NO_PTY_MESSAGE = (
-    "This is a BANG! game server and it needs a terminal.\r\n"
-    "Connect with plain `ssh -p PORT HOST` (add -t if you gave a command).\r\n"
+    "This is a BANG! game server: it only offers the game, which needs a terminal.\r\n"
+    "Connect from a terminal with plain `ssh -p PORT HOST`: no -T, no command.\r\n"
 )
 _READ_SIZE = 65536
 _CHILD_LOG_LIMIT = 256 * 1024  # bytes of client log kept per session; the rest is dropped
 _DRAIN_TIMEOUT = 3.0  # seconds to wait for the last output after the client exits
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} seconds"
 
 
 class DoorSession(asyncssh.SSHServerSession[bytes]):
@@ -154,6 +158,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._farewell = self._farewell or "Sorry, the game could not start; try again later."
         finally:
             code = await self._cleanup(profile)
+        if code < 0 and not self._stop_requested.is_set():
+            self._farewell = self._farewell or "The game client stopped unexpectedly."
         self._say_goodbye(code)
 
     async def _wait_for_end(self, child: Child) -> None:
@@ -230,7 +236,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             remaining = self._last_input + idle - time.monotonic()
             if remaining <= 0:
                 log.info("%s: idle for %.0f s, closing", self._address, idle)
-                self.end(f"Disconnected after {idle / 60:g} minutes without a keystroke.")
+                self.end(f"Disconnected: no keystroke for {_duration(idle)}.")
                 return
             await asyncio.sleep(remaining)
 

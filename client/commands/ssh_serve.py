@@ -1,0 +1,158 @@
+"""`bang ssh-serve`: the SSH door. Players run plain `ssh` and land in the lobby."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.ssh_door import DoorConfig, DoorServer
+
+EXAMPLES = """examples:
+  bang ssh-serve                        host + embedded broker + door on port 2222
+  bang ssh-serve --auth pubkey          players need an SSH key; it keeps their seat
+  bang ssh-serve --broker mqtt://127.0.0.1:1883 --port 2022 --max-sessions 20
+  bang ssh-serve --bind 127.0.0.1 --idle 600 --host-key /var/lib/bang/ssh_host_ed25519_key
+
+players then connect with:
+  ssh -p 2222 yourname@this-machine     (yourname becomes their default player name)
+"""
+
+log = logging.getLogger("bang.ssh")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (off) or more, not {value:g}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "ssh-serve", help="run an SSH door: players need nothing but ssh",
+        description="Serve the game over SSH: every session gets its own terminal and its own "
+        "client, dropped straight into the lobby; q or Ctrl+Q leaves. Nothing else is offered "
+        "(no shell, commands, sftp or forwarding). Without --broker it also runs the host with "
+        "an embedded broker, so this one command opens a whole game server.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222)")
+    parser.add_argument("--bind", metavar="ADDR", default="",
+                        help="listen on this address only (default: all interfaces)")
+    parser.add_argument("--broker", metavar="URL",
+                        help="use the host behind this broker instead of starting one")
+    parser.add_argument("--mqtt-port", type=int, default=1883, metavar="PORT",
+                        help="port of the embedded broker, on 127.0.0.1 (default 1883; "
+                        "not with --broker)")
+    parser.add_argument("--auth", choices=("guest", "pubkey", "hybrid"), default="hybrid",
+                        help="guest: anyone, no key; pubkey: an SSH key is required and "
+                        "identifies the player; hybrid (default): keys are used when offered, "
+                        "others play as guests. Only a key lets a player reclaim a seat")
+    parser.add_argument("--host-key", type=Path, metavar="PATH",
+                        help="ed25519 host key, created (mode 0600) if missing "
+                        "(default: in the user data dir)")
+    parser.add_argument("--max-sessions", type=_positive, default=50, metavar="N",
+                        help="sessions at once (default 50)")
+    parser.add_argument("--max-per-ip", type=_positive, default=4, metavar="N",
+                        help="sessions at once from one address (default 4)")
+    parser.add_argument("--idle", type=_seconds, default=1800, metavar="SECONDS",
+                        help="disconnect after this long without a keystroke; 0 = never "
+                        "(default 1800)")
+    parser.add_argument("--data", type=Path, metavar="DIR",
+                        help="door data: host key and player profiles (default: user data dir)")
+    parser.add_argument("--verbose", action="store_true", help="log every SSH event")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.main import setup_logging
+    from server.ssh_door.hostkey import HostKeyError
+
+    if args.broker and args.mqtt_port != 1883:
+        print("bang ssh-serve: --mqtt-port is for the embedded broker; not with --broker",
+              file=sys.stderr)
+        return 2
+    setup_logging(args.verbose)
+    if not args.verbose:
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    try:
+        return asyncio.run(_serve(args))
+    except HostKeyError as exc:
+        print(f"bang ssh-serve: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"bang ssh-serve: cannot listen on port {args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+    return 1
+
+
+def door_config(args: argparse.Namespace, broker_url: str) -> DoorConfig:
+    from server.ssh_door import AuthMode, DoorConfig
+
+    extra = {"data_dir": args.data} if args.data else {}
+    return DoorConfig(
+        broker_url=broker_url, port=args.port, bind=args.bind, auth=AuthMode(args.auth),
+        host_key_path=args.host_key, max_sessions=args.max_sessions,
+        max_per_ip=args.max_per_ip, idle_timeout=args.idle, **extra,
+    )
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from server.ssh_door import serve
+
+    if args.broker:
+        await serve(door_config(args, args.broker), on_ready=_announce)
+        return 0
+    host_task, broker_url = await _start_host(args.mqtt_port)
+    if host_task.done():  # the host has logged why it could not start
+        print("bang ssh-serve: the host did not start (see above); for a taken broker port "
+              "use --mqtt-port, or --broker to use a host that is already running",
+              file=sys.stderr)
+        return host_task.result() or 1
+    try:
+        await serve(door_config(args, broker_url), on_ready=_announce)
+    finally:
+        host_task.cancel()  # the door took over SIGINT/SIGTERM; the host's finally saves all
+        with contextlib.suppress(asyncio.CancelledError):
+            await host_task
+    return 0
+
+
+async def _start_host(mqtt_port: int) -> tuple[asyncio.Task[int], str]:
+    """`bang host` with its embedded broker, in this process; returns once it is up (or gone)."""
+    from server.broker import EmbeddedBroker
+    from server.main import default_data_path, run_host
+
+    ready = asyncio.Event()
+    task = asyncio.create_task(
+        run_host(None, mqtt_port, False, default_data_path(), ready=ready)
+    )
+    waiter = asyncio.create_task(ready.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    waiter.cancel()
+    return task, EmbeddedBroker(port=mqtt_port).url
+
+
+def _announce(door: DoorServer) -> None:
+    config = door.config
+    where = config.bind or "all interfaces"
+    print(
+        f"SSH door on port {door.port} ({where}), auth {config.auth.value}, "
+        f"at most {config.max_sessions} sessions, {config.max_per_ip} per address\n"
+        f"host key {config.host_key_file}\n"
+        f"host key fingerprint {door.fingerprint}\n"
+        f"players connect with: ssh -p {door.port} NAME@THIS-HOST",
+        flush=True,
+    )

@@ -1,0 +1,97 @@
+"""Everything but the game is refused: commands, sftp, forwarding, sessions without a terminal,
+sessions beyond the caps, and connections that never log in."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+
+from door_harness import WAIT, Ssh, Tmux, wait_until
+
+from server.ssh_door.config import AuthMode
+
+
+def test_exec_sftp_and_no_terminal_are_refused(start, ssh: Ssh, tmp_path, door_log) -> None:
+    door = start(auth=AuthMode.GUEST)
+    marker = tmp_path / "created-by-exec"
+
+    result = ssh.run(door.port, command=["touch", str(marker)])
+    assert result.returncode == 255
+    assert "exec request failed" in result.stderr
+    assert not marker.exists()
+
+    result = subprocess.run(
+        ["sftp", "-F", "/dev/null", "-P", str(door.port), "-b", "/dev/null",
+         "-o", f"UserKnownHostsFile={ssh.known_hosts}", "-o", "BatchMode=yes",
+         "-o", "PubkeyAuthentication=no", "alice@127.0.0.1"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=WAIT,
+    )
+    assert result.returncode != 0
+    assert "subsystem request failed" in result.stderr
+
+    result = ssh.run(door.port, "-T")  # a shell without a terminal
+    assert result.returncode == 1
+    assert "needs a terminal" in result.stderr
+
+    assert "started" not in door_log.text()  # not one client process was spawned
+    assert door.active() == 0
+
+
+def test_port_forwarding_is_refused(start, ssh: Ssh) -> None:
+    door = start(auth=AuthMode.GUEST)
+    with socket.socket() as target:
+        target.bind(("127.0.0.1", 0))
+        target.listen()
+        target.settimeout(0.5)
+        port = target.getsockname()[1]
+
+        local = ssh.run(door.port, "-W", f"127.0.0.1:{port}")  # direct-tcpip channel
+        assert local.returncode == 255
+        assert "administratively prohibited" in local.stderr
+        try:
+            target.accept()
+        except TimeoutError:
+            pass
+        else:
+            raise AssertionError("the door connected to the forwarding target")
+
+    remote = ssh.run(door.port, "-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9")
+    assert remote.returncode == 255
+    assert "remote port forwarding failed" in remote.stderr
+
+
+def test_cap_refuses_an_extra_session_with_a_clear_message(start, ssh: Ssh, tmux: Tmux) -> None:
+    door = start(auth=AuthMode.GUEST, max_sessions=1)
+    tmux.open("first", ssh.argv(door.port, "first"))
+    tmux.wait_for("first", "DOOR-APP")
+
+    extra = ssh.run(door.port, "-tt", user="second")
+    assert extra.returncode == 1
+    assert "Server full" in extra.stdout + extra.stderr
+    assert [name for _, name, _ in door.children()] == ["first"]
+
+    tmux.send("first", "q")
+    tmux.wait_for("first", "SSH-EXIT=0")
+    wait_until(lambda: door.active() == 0, "the slot to be released")
+    tmux.open("third", ssh.argv(door.port, "third"))
+    tmux.wait_for("third", "name=third")  # the freed place can be taken again
+
+
+def test_per_address_cap(start, ssh: Ssh, tmux: Tmux) -> None:
+    door = start(auth=AuthMode.GUEST, max_sessions=10, max_per_ip=1)
+    tmux.open("first", ssh.argv(door.port, "first"))
+    tmux.wait_for("first", "DOOR-APP")
+    extra = ssh.run(door.port, "-tt", user="second")
+    assert extra.returncode == 1
+    assert "Server full for your address" in extra.stdout + extra.stderr
+
+
+def test_login_timeout_closes_silent_connections(start) -> None:
+    door = start(login_timeout=1)
+    began = time.monotonic()
+    with socket.create_connection(("127.0.0.1", door.port), timeout=WAIT) as conn:
+        assert conn.recv(256).startswith(b"SSH-2.0-")
+        while conn.recv(256):  # say nothing; the door must hang up on its own
+            pass
+    assert time.monotonic() - began < WAIT
