@@ -81,7 +81,8 @@ class ResponseMixin(EngineCore):
             frame.step = "barrel"
         elif kind == "missed":
             self.discard_from_hand(target, action.card)
-            self.emit("play", seat=target, card=action.card, note="Missed!")
+            self.emit("play", seat=target, card=action.card,
+                      note="" if KEY[action.card] == "missed" else "as Missed!")
             frame.needed -= 1
             if frame.needed <= 0:
                 s.stack.pop()
@@ -114,7 +115,7 @@ class ResponseMixin(EngineCore):
         seat = frame.seat
         if action.kind == "beer":
             self.discard_from_hand(seat, action.card)
-            self.emit("play", seat=seat, card=action.card, note="Beer")
+            self.emit("play", seat=seat, card=action.card, note="to survive")
             self.s.players[seat].life += 1
             self.emit("heal", seat=seat, value=self.s.players[seat].life, count=1)
             self.beer_played()
