@@ -123,3 +123,18 @@ def test_lucky_duke_in_jail_with_dynamite_chooses_twice() -> None:
     assert t.in_play(2) == ["Dynamite 2♥"] and t.pending.kind == "lucky_pick"
     t.act(1, "pick", pick="Beer 6♥")
     assert t.waiting() == (1, "play") and t.in_play(1) == []
+
+
+def test_lucky_duke_keeps_his_first_flip_out_of_a_reshuffle() -> None:
+    """The deck holds one card: the second flip reshuffles the discard pile, which must not
+    take back the first flipped card."""
+    t = Table([None, "lucky_duke", None, None], hands={0: ["BANG! A♠"]},
+              in_play={1: ["Barrel"]}, deck=["Beer 6♥"], only_deck=True)
+    t.play(0, "BANG! A♠", target=1)
+    t.act(1, "barrel")
+    assert t.find("reshuffle")
+    shown = t.pending.shown
+    assert len(set(shown)) == 2 and t.can(1, "pick", pick="Beer 6♥")
+    assert not set(shown) & set(t.state.deck)
+    t.act(1, "pick", pick="Beer 6♥")
+    assert set(shown) <= set(t.state.discard) and t.life(1) == 4
