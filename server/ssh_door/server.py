@@ -29,11 +29,29 @@ class DoorConnection(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._address = "?"
         self._key: asyncssh.SSHKey | None = None
+        self._sessions_opened = 0
+        self._session_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._address = str(peer[0]) if peer else "?"
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._session_timer is not None:
+            self._session_timer.cancel()
+
+    def auth_completed(self) -> None:
+        # asyncssh's login timeout ends at authentication; a connection that then opens no
+        # session (`ssh -N`) would hold a socket forever, so it gets the same time again.
+        self._session_timer = asyncio.get_running_loop().call_later(
+            self._door.config.login_timeout, self._close_if_sessionless
+        )
+
+    def _close_if_sessionless(self) -> None:
+        if self._sessions_opened == 0 and self._conn is not None:
+            log.info("%s: no session opened after login; closing", self._address)
+            self._conn.close()
 
     def begin_auth(self, username: str) -> bool:
         self._key = None
@@ -62,6 +80,7 @@ class DoorConnection(asyncssh.SSHServer):
 
     def session_requested(self) -> DoorSession:
         assert self._conn is not None
+        self._sessions_opened += 1
         user = self._conn.get_extra_info("username") or ""
         identity = Identity.from_key(user, self._key) if self._key else Identity.guest(user)
         return DoorSession(

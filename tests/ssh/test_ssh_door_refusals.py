@@ -95,3 +95,9 @@ def test_login_timeout_closes_silent_connections(start) -> None:
         while conn.recv(256):  # say nothing; the door must hang up on its own
             pass
     assert time.monotonic() - began < WAIT
+
+
+def test_a_login_without_a_session_is_closed(start, ssh: Ssh) -> None:
+    door = start(auth=AuthMode.GUEST, login_timeout=1)
+    result = ssh.run(door.port, "-N")  # logs in, then asks for nothing: would idle forever
+    assert result.returncode == 255

@@ -9,6 +9,7 @@ from pathlib import Path
 from door_harness import RunningDoor, Ssh, Tmux, process_exists, wait_until
 
 from client.door_mode import CRASH_MESSAGE
+from server.ssh_door.config import SessionLimits
 
 RESTORED = {"alternate_on": "0", "mouse_any_flag": "0", "mouse_sgr_flag": "0", "cursor_flag": "1"}
 
@@ -18,7 +19,28 @@ def only_child(door: RunningDoor) -> tuple[int, str, str | None]:
                       "exactly one client process")
 
 
-def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux) -> None:
+def assert_confined(pid: int, limits: SessionLimits) -> None:
+    """The client leads its own session on the pty, with the per-session limits applied."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    session, tty, nice = int(fields[3]), int(fields[4]), int(fields[16])
+    assert session == pid and tty != 0  # its controlling terminal is the session's pty
+    assert nice >= limits.nice
+    table = Path(f"/proc/{pid}/limits").read_text()
+    expected = {
+        "Max open files": limits.open_files,
+        "Max address space": limits.address_space,
+        "Max core file size": 0,
+        "Max file size": limits.file_size,
+        "Max cpu time": limits.cpu_seconds,
+    }
+    for line in table.splitlines():
+        for name, value in expected.items():
+            if line.startswith(name):
+                assert line[len(name):].split()[:2] == [str(value)] * 2, line
+
+
+def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux,
+                                                   base_config) -> None:
     door = start()
     argv = ssh.argv(door.port, "..al!ce~",
                     "-o", "SetEnv=COLORTERM=truecolor DOOR_TEST_LEAK=1")
@@ -37,6 +59,7 @@ def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux) 
     tmux.wait_for("a", "size=90x26")
 
     pid, _, _ = only_child(door)
+    assert_confined(pid, base_config.limits)
     tmux.send("a", "q")
     screen = tmux.wait_for("a", "SSH-EXIT=0")
     assert "DOOR-APP" not in screen

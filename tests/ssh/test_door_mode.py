@@ -1,0 +1,125 @@
+"""Door mode in the client: nothing is done on the server's machine for the player."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import webbrowser
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from client import door_mode
+
+
+class Sample(App[None]):
+    BINDINGS = [("x", "crash", "Crash")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("sample")
+
+    def action_crash(self) -> None:
+        secret = "LOCAL-VALUE"  # noqa: F841
+        raise RuntimeError("boom")
+
+
+@pytest.fixture
+def log_pipe(monkeypatch) -> Iterator[int]:
+    """Door mode on, with a log pipe; the global logging and hook changes are undone after."""
+    read_end, write_end = os.pipe()
+    monkeypatch.setenv("BANG_DOOR", "1")
+    monkeypatch.setenv("BANG_DOOR_LOG_FD", str(write_end))
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level, sys.excepthook, threading.excepthook)
+    yield read_end
+    for handler in root.handlers:
+        if handler not in saved[0]:
+            handler.close()
+    root.handlers[:] = saved[0]
+    root.setLevel(saved[1])
+    sys.excepthook, threading.excepthook = saved[2], saved[3]
+    os.close(read_end)
+
+
+def read_log(fd: int) -> str:
+    os.set_blocking(fd, False)
+    try:
+        return os.read(fd, 1 << 20).decode()
+    except BlockingIOError:
+        return ""
+
+
+@pytest.fixture
+def browser_calls(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: calls.append(url))
+    return calls
+
+
+async def test_outside_the_door_nothing_changes(monkeypatch, browser_calls) -> None:
+    monkeypatch.delenv("BANG_DOOR", raising=False)
+    app = Sample()
+    assert door_mode.apply(app) is False
+    async with app.run_test():
+        app.open_url("https://example.invalid/")
+    assert browser_calls == ["https://example.invalid/"]  # what door mode must prevent
+
+
+async def test_no_browser_no_files_no_suspend(log_pipe, browser_calls, tmp_path: Path,
+                                              monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = Sample()
+    assert door_mode.apply(app) is True
+    async with app.run_test() as pilot:
+        app.open_url("https://example.invalid/")
+        app.save_screenshot(path=str(tmp_path))
+        app.deliver_screenshot(path=str(tmp_path))
+        app.action_screenshot(path=str(tmp_path))
+        app.deliver_text(__import__("io").StringIO("x"), save_directory=tmp_path)
+        app.action_suspend_process()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications]
+    assert browser_calls == []
+    assert list(tmp_path.iterdir()) == []
+    assert "Screenshot" not in titles and "Quit" in titles
+    assert any("https://example.invalid/" in n for n in notes)  # shown, so it can be copied
+
+
+async def crash(app: Sample) -> None:
+    with pytest.raises(RuntimeError, match="boom"):
+        async with app.run_test() as pilot:
+            await pilot.press("x")
+            await pilot.pause()
+
+
+async def test_crash_shows_a_traceback_with_locals_outside_the_door(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("BANG_DOOR", raising=False)
+    await crash(Sample())
+    assert "LOCAL-VALUE" in capsys.readouterr().err  # Textual's default, kept off the door
+
+
+async def test_crash_goes_to_the_log_not_the_screen(log_pipe, capsys) -> None:
+    app = Sample()
+    door_mode.apply(app)
+    await crash(app)
+    shown = capsys.readouterr().err
+    assert door_mode.CRASH_MESSAGE in shown
+    assert "LOCAL-VALUE" not in shown and "Traceback" not in shown
+    logged = read_log(log_pipe)
+    assert "client crashed" in logged and "RuntimeError: boom" in logged
+
+
+def test_uncaught_exception_outside_the_app_is_logged(log_pipe, capsys) -> None:
+    door_mode.install_logging()
+    try:
+        raise ValueError("outside")
+    except ValueError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert door_mode.CRASH_MESSAGE in capsys.readouterr().err
+    assert "ValueError: outside" in read_log(log_pipe)
