@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import msgspec
 import pytest
 from table import Table
 
-from shared.engine import IllegalAction, apply
+from shared.engine import IllegalAction, apply, start_game
 from shared.model import Action
 from shared.serialize import encode_state
+from shared.setup import Setup
 
 
 def refused(t: Table, seat: int, action: Action, decision_id: int | None = None) -> str:
@@ -132,3 +136,50 @@ def test_store_and_lucky_picks_must_be_among_the_shown() -> None:
     t.play(0, "General Store")
     assert t.refuse(0, "pick", pick="Missed! 2♠")
     assert "not your decision" in t.refuse(1, "pick", pick="Beer 6♥")
+
+
+def test_malformed_actions_are_refused() -> None:
+    t = play_phase()
+    assert "malformed" in refused(t, 0, Action("play", card="BANG! A♠"))  # type: ignore[arg-type]
+    assert refused(t, "0", Action("end_turn"))  # type: ignore[arg-type]
+
+
+KINDS = ("play", "play_as_bang", "end_turn", "discard", "sid", "chuck", "jose", "barrel",
+         "missed", "take_hit", "beer", "die", "discard_bang", "pick", "put_back", "draw_deck",
+         "draw_discard", "draw_player", "give", "fly")
+
+
+def test_fuzzed_actions_are_either_legal_or_refused_without_change() -> None:
+    """Random actions thrown at random mid-game states: anything not among the options is
+    refused with a reason and changes nothing; the options themselves are all accepted."""
+    chooser = random.Random(8)
+    refusals = 0
+    for game in range(25):
+        state, _ = start_game(Setup(players=3 + game % 5, seed=500 + game))
+        while state.winner is None:
+            decision = state.pending
+            before = encode_state(state)
+            for attempt in range(12):
+                if attempt % 2:  # a near miss: a legal option with one field changed
+                    near = chooser.choice(decision.options)
+                    field = chooser.choice(["card", "target", "pick"])
+                    value = chooser.choice([None, chooser.randrange(-1, 80)])
+                    action = msgspec.structs.replace(near, **{field: value})
+                    seat = decision.seat
+                else:
+                    action = Action(chooser.choice(KINDS),
+                                    card=chooser.choice([None, chooser.randrange(-2, 82)]),
+                                    target=chooser.choice([None, chooser.randrange(-1, 8)]),
+                                    pick=chooser.choice([None, chooser.randrange(0, 80)]))
+                    seat = chooser.choice([decision.seat, chooser.randrange(-1, 8)])
+                if seat == decision.seat and action in decision.options:
+                    continue
+                with pytest.raises(IllegalAction) as error:
+                    apply(state, seat, action)
+                assert error.value.reason and encode_state(state) == before
+                refusals += 1
+            option = chooser.choice(decision.options)
+            assert option.kind in KINDS and decision.default in decision.options
+            assert decision.id == state.actions
+            apply(state, decision.seat, option, decision.id)
+    assert refusals > 20_000
