@@ -56,7 +56,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._size = (80, 24)
         self._client_env: Mapping[str, str] = {}
         self.child: Child | None = None
-        self._task: asyncio.Task[None] | None = None
+        # True while the child's descriptors are open. Once closed, their numbers may be reused
+        # by another session's pty: nothing may touch them after that.
+        self._live = False
+        self._task: asyncio.Task[None] | None = None  # held here so it is not collected
         self._channel_open = False
         self._tracker = ModeTracker()
         self._pending_input = bytearray()
@@ -110,12 +113,14 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self._last_input = time.monotonic()
+        if self.child is not None and not self._live:
+            return  # the client has ended: nobody will read it
         self._pending_input += data
         self._flush_input()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._size = usable_size(width, height)
-        if self.child is not None:
+        if self._live and self.child is not None:
             with contextlib.suppress(OSError):
                 set_window_size(self.child.master_fd, width, height, pixwidth, pixheight)
 
@@ -148,9 +153,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._chan.exit(1)
 
     async def _run(self) -> None:
-        profile = Profile.open(self.identity, self._config.players_dir)
+        profile: Profile | None = None
         code = 255
         try:
+            profile = Profile.open(self.identity, self._config.players_dir)
             self.child = await self._start(profile)
             await self._wait_for_end(self.child)
         except Exception:
@@ -191,12 +197,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._reading_output = True
         loop.add_reader(child.log_fd, self._read_child_log)
         self.child = child
+        self._live = True
         self._flush_input()
-        assert self._chan is not None
-        self._chan.resume_reading()
+        if self._channel_open and self._chan is not None:
+            self._chan.resume_reading()
         return child
 
-    async def _cleanup(self, profile: Profile) -> int:
+    async def _cleanup(self, profile: Profile | None) -> int:
         """Stop the client and everything it started, release the slot; the exit status."""
         code = 255
         child = self.child
@@ -209,11 +216,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             loop.remove_reader(child.log_fd)
             while self._read_child_log():
                 pass
+            self._live = False
             os.close(child.master_fd)
             os.close(child.log_fd)
             log.info("%s: session for %r ended, exit status %d",
                      self._address, self.identity.name, code)
-        profile.close()
+        if profile is not None:
+            profile.close()
         self._caps.release(self._address)
         self._sessions.discard(self)
         self.ended.set()
@@ -269,7 +278,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         """Write pending keystrokes to the pty; when it is full, stop reading the channel
         until it drains, so a stuck client cannot make the door buffer without bound."""
         child = self.child
-        if child is None:
+        if not self._live or child is None:
             return
         loop = asyncio.get_running_loop()
         while self._pending_input:
