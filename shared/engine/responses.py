@@ -174,8 +174,9 @@ class ResponseMixin(EngineCore):
         elif action.kind == "sid":
             self.resolve_sid(current, action)
         else:
+            # RULES.md: the player who played the Duel caused the damage, even his own.
             self.s.stack.pop()
-            self.damage(current, 1, other, frame.challenger)
+            self.damage(current, 1, frame.challenger, frame.challenger)
 
     # --- General Store, Lucky Duke, Kit Carlson, Youl Grinner ------------------------------
 

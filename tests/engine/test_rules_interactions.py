@@ -138,3 +138,34 @@ def test_lucky_duke_keeps_his_first_flip_out_of_a_reshuffle() -> None:
     assert not set(shown) & set(t.state.deck)
     t.act(1, "pick", pick="Beer 6♥")
     assert set(shown) <= set(t.state.discard) and t.life(1) == 4
+
+
+def test_the_duel_player_caused_the_damage_so_the_challenged_earns_no_bounty() -> None:
+    """RULES.md: whoever played the Duel caused its damage, even when he loses it himself."""
+    t = Table(4, turn=2, hands={2: ["Duel J♠"], 3: ["BANG! A♠"]}, life={2: 1})
+    t.play(2, "Duel J♠", target=3)
+    t.act(3, "discard_bang", card="BANG! A♠")
+    t.act(2, "take_hit")
+    t.act(2, "die")
+    assert t.find("eliminated")[0].target == 2
+    assert not [e for e in t.last if e.note == "reward"]  # none for the Outlaw who won
+
+
+def test_the_duel_player_earns_the_bounty_when_the_challenged_falls() -> None:
+    t = Table(4, turn=2, hands={2: ["Duel J♠"]}, life={3: 1},
+              deck=["Beer 6♥", "Beer 7♥", "Beer 8♥"])
+    t.play(2, "Duel J♠", target=3)
+    t.act(3, "take_hit")
+    t.act(3, "die")
+    assert t.hand(2) == ["Beer 6♥", "Beer 7♥", "Beer 8♥"]
+
+
+def test_three_players_losing_your_own_duel_is_nobody_elses_personal_kill() -> None:
+    t = Table(3, roles=["deputy", "outlaw", "renegade"], hands={0: ["Duel J♠"],
+                                                                1: ["BANG! A♠"]},
+              life={0: 1})
+    t.play(0, "Duel J♠", target=1)  # the Deputy challenges the Outlaw, whose target he is
+    t.act(1, "discard_bang", card="BANG! A♠")
+    t.act(0, "take_hit")
+    t.act(0, "die")
+    assert t.state.winner is None and t.state.last_alive_goal
