@@ -67,13 +67,14 @@ def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
         return f"{seat}'s Barrel fails ({card})"
     if k == "hit":
         by = f" (by {target})" if e.target is not None else ""
+        by = " (self-inflicted)" if e.target is not None and e.target == e.seat else by
         return f"{seat} loses {e.count} life{by}: {e.value} left"
     if k == "heal":
         return f"{seat} regains {e.count} life: {e.value}"
     if k == "survives":
         return f"{seat} survives with {e.value} life"
     if k == "eliminated":
-        by = f" by {target}" if e.target is not None else ""
+        by = f" by {target}" if e.target is not None and e.target != e.seat else ""
         return f"{seat} is eliminated{by}: was the {ROLE_NAMES.get(e.note, e.note)}"
     if k == "vulture":
         return f"{seat} (Vulture Sam) takes {_cards(e, viewer)} from {target}"
