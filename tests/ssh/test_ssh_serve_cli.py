@@ -1,5 +1,9 @@
 """`bang ssh-serve` as an operator runs it: one command starts the host, its embedded broker and
-the door; a player's plain `ssh` lands in the real lobby; SIGTERM stops everything."""
+the door; a player's plain `ssh` lands in the real lobby; SIGTERM stops everything.
+
+These drive the real client (`bang join`), so they use its keys: Ctrl+Q quits, `c` opens the
+create-room dialog and Enter creates a room that starts at once with bots in the free seats.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,11 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from door_harness import WAIT, Ssh, Tmux, process_exists, wait_until
 
 
@@ -17,44 +24,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def test_one_command_serves_the_lobby_over_ssh(tmp_path: Path, ssh: Ssh, tmux: Tmux) -> None:
-    port, mqtt_port = free_port(), free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
-    out = tmp_path / "server.out"
-    with out.open("w") as sink:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
-             "--port", str(port), "--mqtt-port", str(mqtt_port), "--data", str(tmp_path / "door")],
-            stdout=sink, stderr=subprocess.STDOUT, env=env,
-        )
-    try:
-        wait_until(lambda: server.poll() is not None or "players connect with" in out.read_text(),
-                   "the door to announce itself")
-        assert server.poll() is None, out.read_text()
-        assert "host key fingerprint SHA256:" in out.read_text()
-
-        tmux.open("rosa", ssh.argv(port, "rosa"))
-        screen = tmux.wait_for("rosa", "Lobby")
-        assert f"mqtt://127.0.0.1:{mqtt_port}" in screen
-        (client_pid,) = wait_until(lambda: children_of(server.pid), "the client process")
-        assert b"join" in Path(f"/proc/{client_pid}/cmdline").read_bytes().split(b"\0")
-
-        tmux.send("rosa", "C-q")
-        tmux.wait_for("rosa", "SSH-EXIT=0")
-        wait_until(lambda: not process_exists(client_pid), "the client to exit")
-
-        tmux.open("again", ssh.argv(port, "rosa"))
-        tmux.wait_for("again", "Lobby")
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(WAIT) == 0, out.read_text()
-        tmux.wait_for("again", "shutting down")
-        tmux.wait_for("again", "SSH-EXIT=")
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(WAIT)
 
 
 def children_of(parent: int) -> list[int]:
@@ -67,3 +36,93 @@ def children_of(parent: int) -> list[int]:
         if entry.isdigit() and int(stat.rpartition(")")[2].split()[1]) == parent:
             found.append(int(entry))
     return found
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[bytes]
+    port: int
+    mqtt_port: int
+    output: Path
+
+    def text(self) -> str:
+        return self.output.read_text()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    started: list[Served] = []
+
+    def run(*options: str) -> Served:
+        port, mqtt_port = free_port(), free_port()
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+        output = tmp_path / "server.out"
+        with output.open("w") as sink:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
+                 "--port", str(port), "--mqtt-port", str(mqtt_port),
+                 "--data", str(tmp_path / "door"), *options],
+                stdout=sink, stderr=subprocess.STDOUT, env=env,
+            )
+        served = Served(process, port, mqtt_port, output)
+        started.append(served)
+        wait_until(lambda: process.poll() is not None or "players connect with" in served.text(),
+                   "the door to announce itself")
+        assert process.poll() is None, served.text()
+        return served
+
+    yield run
+    for served in started:
+        if served.process.poll() is None:
+            served.process.terminate()  # the door ends its clients on the way out
+            try:
+                served.process.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                served.process.kill()
+                served.process.wait(WAIT)
+
+
+def test_one_command_serves_the_lobby_over_ssh(serve, ssh: Ssh, tmux: Tmux) -> None:
+    server = serve()
+    assert "host key fingerprint SHA256:" in server.text()
+
+    tmux.open("rosa", ssh.argv(server.port, "rosa"))
+    screen = tmux.wait_for("rosa", "Lobby")
+    assert f"mqtt://127.0.0.1:{server.mqtt_port}" in screen
+    (client_pid,) = wait_until(lambda: children_of(server.process.pid), "the client process")
+    assert b"join" in Path(f"/proc/{client_pid}/cmdline").read_bytes().split(b"\0")
+
+    tmux.send("rosa", "C-q")
+    tmux.wait_for("rosa", "SSH-EXIT=0")
+    wait_until(lambda: not process_exists(client_pid), "the client to exit")
+
+    tmux.open("again", ssh.argv(server.port, "rosa"))
+    tmux.wait_for("again", "Lobby")
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(WAIT) == 0, server.text()
+    tmux.wait_for("again", "shutting down")
+    tmux.wait_for("again", "SSH-EXIT=")
+
+
+def test_the_same_key_gets_its_seat_back(serve, ssh: Ssh, tmux: Tmux) -> None:
+    server = serve("--auth", "pubkey")
+    key, other_key = ssh.keygen(), ssh.keygen("other")
+
+    tmux.open("first", ssh.argv(server.port, "rosa", key=key))
+    tmux.wait_for("first", "Lobby")
+    tmux.send("first", "c")
+    tmux.wait_for("first", "Create room")
+    tmux.send("first", "Enter")
+    tmux.wait_for("first", "rosa (you)")  # seated in a game that has started
+
+    os.kill(tmux.pane_pid("first"), signal.SIGKILL)  # the connection drops mid-game
+    wait_until(lambda: not children_of(server.process.pid), "the dropped client to be ended")
+
+    tmux.open("stranger", ssh.argv(server.port, "rosa", key=other_key))
+    screen = tmux.wait_for("stranger", "rosa's table")  # the same name is not enough
+    assert "(you)" not in screen
+    tmux.send("stranger", "C-q")
+    tmux.wait_for("stranger", "SSH-EXIT=0")
+
+    tmux.open("back", ssh.argv(server.port, "rosa", key=key))
+    tmux.wait_for("back", "rosa (you)")
