@@ -16,7 +16,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from shared.cards import CARDS, KEY
+from shared.cards import CARDS
 from shared.engine import IllegalAction, apply, start_game
 from shared.engine.refs import matches
 from shared.invariants import problems
@@ -161,9 +161,6 @@ class Table:
 
     def hand(self, seat: int) -> list[str]:
         return [label(c) for c in self.state.players[seat].hand]
-
-    def hand_keys(self, seat: int) -> list[str]:
-        return sorted(KEY[c] for c in self.state.players[seat].hand)
 
     def in_play(self, seat: int) -> list[str]:
         return [label(c) for c in self.state.players[seat].in_play]
