@@ -64,12 +64,15 @@ def action_of(state: GameState, move: Move) -> Action:
     def ref(value: int | str | None) -> int | None:
         return None if value is None else resolve(value, places)
 
+    several: list[int] = []  # ["Missed!", "Missed!"] names two different Missed!
+    for value in move.cards:
+        several.append(resolve(value, [c for c in places if c not in several]))
     return Action(
         kind=move.kind,
         card=ref(move.card),
         target=move.target,
         pick=ref(move.pick),
-        cards=tuple(sorted(ref(c) for c in move.cards)),
+        cards=tuple(sorted(several)),
     )
 
 

@@ -433,3 +433,10 @@ def test_every_character_has_its_printed_life() -> None:
     assert len(ALL_CHARACTERS) == 26
     for key in ALL_CHARACTERS:
         assert CHARACTERS[key].life == printed.get(key, 4), key
+
+
+def test_sid_ketchum_names_two_copies_of_the_same_card() -> None:
+    t = Table([None, "sid_ketchum", None, None], life={1: 3}, turn=1,
+              hands={1: ["Missed! 2♠", "Beer 6♥", "Missed! 3♠"]})
+    t.act(1, "sid", cards=["Missed!", "Missed!"])
+    assert t.life(1) == 4 and t.hand(1) == ["Beer 6♥"]
