@@ -30,7 +30,6 @@ class LobbyIntent:
 class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("c", "create", "Create"),
-        Binding("enter", "join", "Take seat", show=False),
         Binding("w", "watch", "Watch"),
         Binding("r", "ready", "Ready"),
         Binding("s", "start", "Start"),
@@ -202,6 +201,11 @@ class LobbyScreen(Screen[None]):
         info = await self._request(self.remote.watch(room_id))
         if isinstance(info, p.RoomInfo) and info.status == "waiting":
             self.notify(self.i18n.t("waiting"))
+
+    @on(DataTable.RowSelected)
+    async def _row_chosen(self) -> None:
+        """Enter (or a click) on a room: take a seat, or watch it as a spectator."""
+        await (self.action_watch() if self.spectator else self.action_join())
 
     async def action_join(self) -> None:
         room = self._selected()

@@ -22,6 +22,7 @@ class PromptScreen(ModalScreen[Action | None]):
     """Dismissed with the chosen action, or with None (Esc) to look at the table first; the
     same choices stay on the table and `p` brings the prompt back."""
 
+    AUTO_FOCUS = "#choices"
     BINDINGS = [
         *[Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)],
         Binding("escape", "dismiss(None)", "Hide"),
@@ -41,16 +42,13 @@ class PromptScreen(ModalScreen[Action | None]):
                 yield Static(
                     Content("   ").join(card_content(c, self.i18n) for c in cards), id="shown"
                 )
-            yield ChoicePanel(self.i18n)
+            yield ChoicePanel(
+                self.i18n,
+                describe_decision(self.view, self.i18n),
+                [(a, describe_action(a, self.view, self.i18n)) for a in self.view.options],
+                self.deadline,
+            )
 
-    def on_mount(self) -> None:
-        panel = self.query_one(ChoicePanel)
-        panel.show(
-            describe_decision(self.view, self.i18n),
-            [(a, describe_action(a, self.view, self.i18n)) for a in self.view.options],
-            self.deadline,
-        )
-        panel.option_list.focus()
 
     def action_choose(self, number: int) -> None:
         self.query_one(ChoicePanel).choose_number(number)

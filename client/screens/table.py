@@ -58,23 +58,30 @@ class TableScreen(Screen[None]):
         self.selected: int | None = None
         self._prompted: int | None = None  # decision id of the prompt already popped up
         self._over_shown = False
+        # Kept, not queried: updates may arrive before the screen has finished mounting.
+        self.status_bar = StatusBar(i18n, session.room, session.spectator)
+        self.seats = Grid(id="seats")
+        self.info = Static(id="info")
+        self.hand = HandView(i18n, id="hand")
+        self.panel = ChoicePanel(i18n, id="panel")
+        self.game_log = GameLog(id="log")
 
     # --- layout --------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatusBar(self.i18n, self.session.room, self.session.spectator)
+        yield self.status_bar
         with Vertical(id="body"):
             with Vertical(id="board"):
-                yield Grid(id="seats")
-                yield Static(id="info")
+                yield self.seats
+                yield self.info
                 if not self.session.spectator:
-                    yield HandView(self.i18n, id="hand")
-                    yield ChoicePanel(self.i18n, id="panel")
-            yield GameLog(id="log")
+                    yield self.hand
+                    yield self.panel
+            yield self.game_log
         yield Footer()
 
     def on_mount(self) -> None:
-        self._listen()
+        self.call_after_refresh(self._listen)
 
     def on_resize(self, event: Resize) -> None:
         self._apply_size()
@@ -84,11 +91,11 @@ class TableScreen(Screen[None]):
         wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
         self.set_class(wide, "-wide")
         if not self.session.spectator:
-            hand = self.query_one(HandView)
+            hand = self.hand
             if hand.detailed != wide:
                 hand.detailed = wide
                 hand.refresh(layout=True)
-        seats = self.query_one("#seats", Grid)
+        seats = self.seats
         count = len(seats.children) or 1
         columns = 4 if wide else (2 if width < 70 else 3)
         seats.styles.grid_size_columns = min(columns, count)
@@ -106,13 +113,13 @@ class TableScreen(Screen[None]):
             elif isinstance(event, Refused):
                 self.refused(event.reason)
             elif isinstance(event, StatusChanged):
-                self.query_one(StatusBar).status = event.status
+                self.status_bar.status = event.status
                 if event.detail:
                     self.notify(event.detail)
 
     def refused(self, reason: str) -> None:
         text = self.i18n.t("refused", reason=reason)
-        self.query_one("#info", Static).update(text)
+        self.info.update(text)
         self.notify(text, severity="error")
 
     def show_update(self, update: ViewUpdate) -> None:
@@ -123,11 +130,11 @@ class TableScreen(Screen[None]):
         self.view, self.deadline = view, update.deadline
         if first:
             self._mount_seats(view)
-        status = self.query_one(StatusBar)
+        status = self.status_bar
         status.room, status.view = self.session.room, view
         for panel in self.query(SeatPanel):
             panel.show(view)
-        self.query_one(GameLog).add(update.log)
+        self.game_log.add(update.log)
         if not self.session.spectator:
             self._refresh_choices()
             self._maybe_prompt()
@@ -140,7 +147,7 @@ class TableScreen(Screen[None]):
             self._over_shown = False
 
     def _mount_seats(self, view: TableView) -> None:
-        seats = self.query_one("#seats", Grid)
+        seats = self.seats
         seats.remove_children()
         count = len(view.players)
         first = 0 if view.viewer is None else (view.viewer + 1) % count
@@ -174,8 +181,8 @@ class TableScreen(Screen[None]):
             card for action in options for card in (action.card, *action.cards)
             if card is not None
         )
-        self.query_one(HandView).show(view.hand, playable, self.selected)
-        panel = self.query_one(ChoicePanel)
+        self.hand.show(view.hand, playable, self.selected)
+        panel = self.panel
         if not options:
             self._show_waiting()
             panel.show("", [], None)
@@ -194,7 +201,7 @@ class TableScreen(Screen[None]):
 
     def _show_waiting(self) -> None:
         view = self.view
-        info = self.query_one("#info", Static)
+        info = self.info
         if view is None or view.pending is None or view.winner is not None:
             info.update("")
             return
@@ -242,7 +249,7 @@ class TableScreen(Screen[None]):
     def _seat_clicked(self, event: SeatPanel.Chosen) -> None:
         if self.session.spectator or not self.my_options:
             return
-        panel = self.query_one(ChoicePanel)
+        panel = self.panel
         for index, action in enumerate(panel.actions):
             if action.target == event.seat:
                 panel.option_list.highlighted = index
@@ -251,7 +258,7 @@ class TableScreen(Screen[None]):
 
     @on(SeatPanel.Focused)
     def _seat_focused(self, event: SeatPanel.Focused) -> None:
-        self.query_one("#info", Static).update(event.text)
+        self.info.update(event.text)
 
     def action_pick_card(self, index: int) -> None:
         if self.view is None or self.session.spectator or not 0 <= index < len(self.view.hand):
@@ -260,13 +267,13 @@ class TableScreen(Screen[None]):
         self.selected = None if self.selected == card else card
         from shared.cards import CARDS
 
-        self.query_one("#info", Static).update(
+        self.info.update(
             f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
         )
         if self.my_options:
             self._refresh_choices()
         else:
-            self.query_one(HandView).show(self.view.hand, frozenset(), self.selected)
+            self.hand.show(self.view.hand, frozenset(), self.selected)
 
     def action_move_card(self, step: int) -> None:
         if self.view is None or not self.view.hand:
@@ -278,7 +285,7 @@ class TableScreen(Screen[None]):
     def action_back(self) -> None:
         if self.selected is not None:
             self.selected = None
-            self.query_one("#info", Static).update("")
+            self.info.update("")
             if self.my_options:
                 self._refresh_choices()
 
@@ -288,7 +295,7 @@ class TableScreen(Screen[None]):
                 await self.send(action)
 
     def action_toggle_log(self) -> None:
-        self.query_one(GameLog).toggle_class("-hidden")
+        self.game_log.toggle_class("-hidden")
 
     def action_prompt(self) -> None:
         self._prompted = None
@@ -325,6 +332,6 @@ class TableScreen(Screen[None]):
 
     async def _after_game(self, rematch: bool | None) -> None:
         if rematch:
-            self.query_one(GameLog).clear()
+            self.game_log.clear()
             self._prompted = None
             await self.session.rematch()

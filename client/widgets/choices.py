@@ -25,37 +25,50 @@ class ChoicePanel(Vertical):
             super().__init__()
             self.action = action
 
-    def __init__(self, i18n: I18n, **kwargs: object) -> None:
+    def __init__(
+        self,
+        i18n: I18n,
+        ask: str = "",
+        choices: list[tuple[Action, str]] | None = None,
+        deadline: float | None = None,
+        **kwargs: object,
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.i18n = i18n
-        self.actions: list[Action] = []
-        self._shown: tuple[str, tuple[str, ...]] | None = None
+        choices = choices or []
+        self.actions: list[Action] = [action for action, _ in choices]
+        self._shown = (ask, tuple(label for _, label in choices))
+        # Kept, not queried: the table may update the panel before it has mounted.
+        self._ask = Static(ask, id="ask")
+        self._list = OptionList(*_numbered(self._shown[1]), id="choices")
+        if choices:
+            self._list.highlighted = 0
+        self._countdown = Countdown(i18n, id="countdown")
+        self._countdown.set_reactive(Countdown.deadline, deadline)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="ask")
-        yield OptionList(id="choices")
-        yield Countdown(self.i18n, id="countdown")
+        yield self._ask
+        yield self._list
+        yield self._countdown
 
     @property
     def option_list(self) -> OptionList:
-        return self.query_one("#choices", OptionList)
+        return self._list
 
     def show(
         self, ask: str, choices: list[tuple[Action, str]], deadline: float | None
     ) -> None:
         """Replace the list; keeps the highlight when the same choices come back."""
-        self.query_one(Countdown).deadline = deadline
+        self._countdown.deadline = deadline
         labels = tuple(label for _, label in choices)
         if self._shown == (ask, labels):
             return
         self._shown = (ask, labels)
-        self.query_one("#ask", Static).update(ask)
+        self._ask.update(ask)
         self.actions = [action for action, _ in choices]
         options = self.option_list
         options.clear_options()
-        options.add_options(
-            [Option(f"{n}. {label}" if n <= 9 else label) for n, label in enumerate(labels, 1)]
-        )
+        options.add_options(_numbered(labels))
         if choices:
             options.highlighted = 0
 
@@ -75,3 +88,9 @@ class ChoicePanel(Vertical):
         index = event.option_index
         self.post_message(self.Highlighted(self.actions[index] if index < len(self.actions)
                                            else None))
+
+
+def _numbered(labels: tuple[str, ...]) -> list[Option]:
+    """Number keys 1-9 choose directly; the number is shown."""
+    return [Option(f"{n}. {label}" if n <= 9 else f"   {label}") for n, label in
+            enumerate(labels, 1)]
