@@ -97,7 +97,7 @@ class TableScreen(Screen[None]):
                 hand.refresh(layout=True)
         seats = self.seats
         count = len(seats.children) or 1
-        columns = 4 if wide else (2 if width < 70 else 3)
+        columns = 2 if width < 70 else 3
         seats.styles.grid_size_columns = min(columns, count)
 
     # --- session -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from client.i18n import I18n
-from client.render import blue_cards, card_content, life_bullets, weapon
+from client.render import COLT, blue_cards, card_content, life_bullets, weapon
 from shared.cards import CARDS
 from shared.characters import CHARACTERS
 from shared.roles import SHERIFF
@@ -98,9 +98,10 @@ class SeatPanel(Widget, can_focus=True):
         if wide:
             pieces = [Content(f"  {gun} ({t('reach', n=reach_value)})")]
             pieces += [card_content(c, self.i18n) for c in blue_cards(p)]
-        else:
-            pieces = [Content(f"  {gun}({reach_value})")]
+        else:  # compact: the Colt .45 goes without saying, blue cards matter more
+            pieces = [] if gun == COLT else [Content(f"{gun}({reach_value})")]
             pieces += [Content(self.i18n.card_name(CARDS[c].key)) for c in blue_cards(p)]
+            pieces = [Content("  ") + Content(" · ").join(pieces)]
         where = Content("")
         if p.distance is not None:
             mark = "✓" if p.in_reach else "✗"
@@ -108,12 +109,6 @@ class SeatPanel(Widget, can_focus=True):
                 f"{t('distance', d=p.distance)} {mark}",
                 "$text-success" if p.in_reach else "$text-muted",
             )
-            if wide:
-                reach = t("in_reach") if p.in_reach else t("out_of_reach")
-                where = Content.styled(
-                    f"{t('distance', d=p.distance)} ({reach})",
-                    "$text-success" if p.in_reach else "$text-muted",
-                )
         lines = [
             _spread(who, life, width),
             _spread(Content(f"  {character}"), hand, width),
