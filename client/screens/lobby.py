@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -48,6 +49,7 @@ class LobbyScreen(Screen[None]):
         self.my_seat: int | None = None
         self._ready = False
         self._started = False
+        self._at_table = False
 
     def compose(self) -> ComposeResult:
         t = self.i18n.t
@@ -73,8 +75,9 @@ class LobbyScreen(Screen[None]):
         self._listen()
 
     def on_screen_resume(self) -> None:
-        if self._started:
-            self._listen()  # back from a table: read the lobby's updates again
+        if self._at_table:  # back from a table: read the lobby's updates again
+            self._at_table = False
+            self._listen()
 
     # --- the host's updates ----------------------------------------------------------------
 
@@ -126,6 +129,7 @@ class LobbyScreen(Screen[None]):
     def _open_table(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
         seat = update.seat if isinstance(update, p.PrivateUpdate) else None
         session = RemoteSession(self.remote, update.room, seat, first=update)
+        self._at_table = True
         self.app.open_table(session)  # type: ignore[attr-defined]
 
     # --- the rooms list --------------------------------------------------------------------
@@ -142,7 +146,7 @@ class LobbyScreen(Screen[None]):
             pool = t("pool_all") if o.pool == "all" else t("pool_base")
             timeout = f"{o.turn_timeout:g}s" if o.turn_timeout else "∞"
             table.add_row(
-                f"{room.name} [{room.id}]", t(_STATUS.get(room.status, "waiting")),
+                Text(f"{room.name} [{room.id}]"), t(_STATUS.get(room.status, "waiting")),
                 f"{taken}/{len(room.seats)}", f"{pool} · {timeout}", key=room.id,
             )
         if self.rooms:
