@@ -32,7 +32,7 @@ class ScoringBot:
     skill: Skill
 
     def __init__(self, seed: int = 0) -> None:
-        self._random = random.Random(seed)
+        self._seed = seed
         self._beliefs = Beliefs()
 
     def observe(self, events: Iterable[Event]) -> None:
@@ -47,13 +47,15 @@ class ScoringBot:
         sit = situation(view, self._beliefs.roles(view, self.skill.infer))
         scorer = _SCORERS.get(view.pending.kind, _score_default)
         scores = [scorer(sit, option, self.skill.careful) for option in view.options]
-        return self._best(view.options, scores)
+        return self._best(view, scores)
 
-    def _best(self, options: tuple[Action, ...], scores: list[float]) -> Action:
-        noise = self.skill.noise
-        jittered = [s + self._random.gauss(0.0, noise) for s in scores]
-        top = max(jittered)
-        return options[jittered.index(top)]
+    def _best(self, view: TableView, scores: list[float]) -> Action:
+        """The best option after the noise. The noise is drawn from (seed, decision id), so a
+        host that rebuilds a bot after a restart (same seed, same events) gets the same
+        choices without replaying the bot's earlier decisions."""
+        jitter = random.Random(self._seed * 1_000_003 + view.pending.id)
+        noisy = [s + jitter.gauss(0.0, self.skill.noise) for s in scores]
+        return view.options[noisy.index(max(noisy))]
 
 
 class NormalBot(ScoringBot):

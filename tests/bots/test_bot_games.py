@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from shared.bots import make_bot
+from shared.engine import apply, start_game
+from shared.events import redact
+from shared.model import Event
 from shared.serialize import encode_state
 from shared.setup import Setup
 from shared.simulate import deal_kinds, play_game, simulate
+from shared.views import view
 
 MIXED = ["normal", "easy", "random", "normal", "easy", "normal", "random"]
 
@@ -54,3 +59,29 @@ def test_simulate_reports_win_rates_by_kind_and_role():
         assert roles["all"]["games"] == sum(r["games"] for k, r in roles.items() if k != "all")
         for r in roles.values():
             assert r["rate"] == round(r["wins"] / r["games"], 3)
+
+
+@pytest.mark.parametrize("kind", ["normal", "easy"])
+def test_a_rebuilt_bot_chooses_like_the_original(kind):
+    # A host that restarts rebuilds its bots with the same seed and feeds them the game's
+    # events again; they must go on choosing exactly as the bots they replace would have.
+    state, events = start_game(Setup(players=5, seed=21))
+    bots = [make_bot(kind, 40 + seat) for seat in range(5)]
+    history: list[list[Event]] = [[redact(e, s) for e in events] for s in range(5)]
+    for seat, bot in enumerate(bots):
+        bot.observe(history[seat])
+    checked = 0
+    while state.winner is None:
+        seat = state.pending.seat
+        action = bots[seat].choose(view(state, seat))
+        if state.actions % 7 == 0:
+            rebuilt = make_bot(kind, 40 + seat)
+            rebuilt.observe(history[seat])
+            assert rebuilt.choose(view(state, seat)) == action
+            checked += 1
+        events = apply(state, seat, action)
+        for s, bot in enumerate(bots):
+            seen = [redact(e, s) for e in events]
+            history[s].extend(seen)
+            bot.observe(seen)
+    assert checked > 5
