@@ -11,7 +11,7 @@ import pytest
 from client.cli import main
 from shared.cards import CARDS
 from shared.model import GameState
-from shared.record import load_record, replay
+from shared.record import RecordError, load_record, replay
 from shared.serialize import encode_state
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -76,3 +76,25 @@ def test_a_bad_move_stops_the_replay_with_its_index(tmp_path: Path,
     assert main(["replay", str(bad)]) == 1
     error = capsys.readouterr().err
     assert "action 0 (play by seat 0)" in error and "reach is 1" in error
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"setup": {"players": 8}}, "3 to 7 players"),
+    ({"setup": {"players": 4, "pool": "dodge"}}, "unknown character pool"),
+    ({"setup": {"players": 4, "roles": ["sheriff", "outlaw", "outlaw", "outlaw"]}},
+     "roles for 4 players"),
+    ({"setup": {"players": 4, "characters": ["lucky_duke"] * 4}}, "only once"),
+    ({"setup": {"players": 4, "characters": ["a", "b", "c", "d"]}}, "unknown character"),
+    ({"setup": {"players": 4}, "scenario": {"seats": [{"life": 9}]}}, "outside"),
+    ({"setup": {"players": 4}, "scenario": {"deck": ["Barrel", "Barrel", "Barrel"]}},
+     "no card 'Barrel' is available"),
+    ({"setup": {"players": 4}, "scenario": {"deck": ["Bazooka"]}}, "unknown card"),
+    ({"setup": {"players": 4}, "scenario": {"start": "draw"}}, "'start' or 'play'"),
+    ({"setup": {"players": 4}, "version": 2}, "version 2"),
+    ({"setup": {"players": 4}, "colour": "red"}, "not a valid game record"),
+])
+def test_bad_records_are_refused_with_a_reason(change: dict, words: str) -> None:
+    data = json.dumps(change).encode()
+    with pytest.raises(RecordError) as error:
+        replay(load_record(data))
+    assert words in str(error.value)
