@@ -169,7 +169,3 @@ def weapon_value(sit: Situation, card: int) -> float:
     gain = WEAPON_REACH[key] - sit.view.reach
     return 1.0 + 1.2 * gain if gain > 0 else 0.6
 
-
-def cheapest(sit: Situation, cards) -> int:
-    """The card I miss least."""
-    return min(cards, key=lambda c: (keep_value(sit, c), c))
