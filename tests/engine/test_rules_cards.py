@@ -260,15 +260,16 @@ def test_dynamite_explodes_on_2_to_9_of_spades_otherwise_passes_left(flipped: st
 
 
 def test_dynamite_passes_over_the_eliminated() -> None:
-    t = Table(4, hands={0: ["BANG! A♠"]}, life={1: 1}, in_play={3: ["Dynamite"]},
-              deck=["Beer 9♥"])
+    t = Table(4, hands={0: ["BANG! A♠"]}, life={1: 1}, in_play={0: ["Dynamite"]},
+              deck=["Beer 6♥", "Beer 7♥", "Missed! 10♣", "Missed! J♣", "Beer 9♥"])
     t.play(0, "BANG! A♠", target=1)
     t.act(1, "take_hit")
     t.act(1, "die")
-    t.act(0, "end_turn")  # seat 1 is gone: seat 2 plays, then seat 3
-    assert t.state.turn == 2
+    t.act(0, "end_turn")  # seat 1 is gone: seat 2 plays, then seat 3, then seat 0 again
     t.act(2, "end_turn")
-    assert t.in_play(0) == ["Dynamite 2♥"]  # left of seat 3, skipping nobody alive
+    t.act(3, "end_turn")
+    assert t.find("flip")[0].note == "Dynamite" and t.life(0) == 5
+    assert t.in_play(2) == ["Dynamite 2♥"]  # left of seat 0, past the dead seat 1
 
 
 def test_dynamite_is_checked_before_jail() -> None:
