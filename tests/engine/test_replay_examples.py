@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,3 +99,10 @@ def test_bad_records_are_refused_with_a_reason(change: dict, words: str) -> None
     with pytest.raises(RecordError) as error:
         replay(load_record(data))
     assert words in str(error.value)
+
+
+def test_the_json_snippets_in_the_document_replay() -> None:
+    snippets = re.findall(r"```json\n(.*?)```", (DOCS / "REPLAY.md").read_text(), re.S)
+    assert snippets
+    for snippet in snippets:
+        assert replay(load_record(snippet.encode())).pending is not None
