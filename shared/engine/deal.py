@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from shared import rng
-from shared.cards import ALL_CARD_IDS
+from shared.cards import ALL_CARD_IDS, KEY
 from shared.characters import CHARACTER_POOLS, CHARACTERS
 from shared.engine.errors import SetupError
 from shared.engine.machine import Engine
 from shared.engine.refs import resolve
+from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
 from shared.setup import Scenario, Setup
@@ -75,6 +76,7 @@ def start_game(setup: Setup, scenario: Scenario | None = None) -> tuple[GameStat
     )
     if scenario is not None:
         _rig(state, scenario)
+        _check_rig(state)
     else:
         _deal_hands(state, range(n))
     engine = Engine(state)
@@ -92,6 +94,16 @@ def _deal_hands(state: GameState, seats) -> None:
         p = state.players[seat]
         for _ in range(_hand_size(p)):
             p.hand.append(state.deck.pop())
+
+
+def _check_rig(state: GameState) -> None:
+    """A rigged table must still be a position the rules allow."""
+    found = [line for line in problems(state) if "decision" not in line]
+    for p in state.players:
+        if p.role == SHERIFF and any(KEY[c] == "jail" for c in p.in_play):
+            found.append(f"{p.name} is the Sheriff and cannot be in Jail")
+    if found:
+        raise SetupError("the scenario breaks the rules: " + "; ".join(found))
 
 
 def _rig(state: GameState, scenario: Scenario) -> None:

@@ -8,10 +8,10 @@ import msgspec
 import pytest
 from table import Table
 
-from shared.engine import IllegalAction, apply, start_game
+from shared.engine import IllegalAction, SetupError, apply, new_game, start_game
 from shared.model import Action
 from shared.serialize import encode_state
-from shared.setup import Setup
+from shared.setup import Scenario, SeatRig, Setup
 
 
 def refused(t: Table, seat: int, action: Action, decision_id: int | None = None) -> str:
@@ -183,3 +183,17 @@ def test_fuzzed_actions_are_either_legal_or_refused_without_change() -> None:
             assert decision.id == state.actions
             apply(state, decision.seat, option, decision.id)
     assert refusals > 20_000
+
+
+@pytest.mark.parametrize(
+    ("in_play", "reason"),
+    [
+        (["Volcanic", "Winchester"], "2 weapons in play"),
+        (["Barrel Q♠", "Barrel K♠"], "duplicate cards in play: barrel"),
+        (["Jail"], "Sheriff and cannot be in Jail"),
+    ],
+)
+def test_a_rigged_table_the_rules_forbid_is_refused(in_play: list[str], reason: str) -> None:
+    setup = Setup(players=4, roles=["sheriff", "outlaw", "outlaw", "renegade"])
+    with pytest.raises(SetupError, match=reason):
+        new_game(setup, Scenario(seats=[SeatRig(in_play=in_play)]))
