@@ -148,8 +148,11 @@ class DoorServer:
         for session in sessions:
             session.end("The game server is shutting down. Thanks for playing!")
         if sessions:
-            await asyncio.wait([asyncio.ensure_future(s.ended.wait()) for s in sessions],
-                               timeout=_SHUTDOWN_GRACE)
+            # Until each channel is closed, or the goodbye may still sit in a send buffer.
+            waits = [asyncio.ensure_future(s.closed.wait()) for s in sessions]
+            await asyncio.wait(waits, timeout=_SHUTDOWN_GRACE)
+            for wait in waits:
+                wait.cancel()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
 

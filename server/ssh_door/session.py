@@ -71,7 +71,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._log_bytes = 0
         self._last_input = time.monotonic()
         self._farewell = ""
-        self.ended = asyncio.Event()
+        #: Set when the channel is closed: the goodbye and exit status have reached the client.
+        self.closed = asyncio.Event()
 
     # --- asyncssh callbacks -------------------------------------------------------------------
 
@@ -137,6 +138,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._channel_open = False
+        self.closed.set()
         self.end("")
 
     # --- the session ---------------------------------------------------------------------------
@@ -225,7 +227,6 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             profile.close()
         self._caps.release(self._address)
         self._sessions.discard(self)
-        self.ended.set()
         return code
 
     def _say_goodbye(self, code: int) -> None:

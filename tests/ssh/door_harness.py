@@ -23,6 +23,8 @@ from server.ssh_door.config import ChildRequest
 
 DOOR_APP = Path(__file__).with_name("door_app.py")
 WAIT = 30.0  # upper bound for anything the tests wait for; normally well under a second
+#: The last item the test app shows: once it is on the screen, all the rest is too.
+APP_SHOWN = "leak="
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ import stat
 import subprocess
 
 import pytest
-from door_harness import Ssh, Tmux, wait_until
+from door_harness import APP_SHOWN, Ssh, Tmux, wait_until
 
 from server.ssh_door.config import AuthMode
 from server.ssh_door.hostkey import HostKeyError, load_or_create_host_key
@@ -21,7 +21,7 @@ def ssh_keygen_fingerprint(path) -> str:
 
 def play_once(tmux: Tmux, name: str, argv: list[str]) -> str:
     tmux.open(name, argv)
-    screen = tmux.wait_for(name, "DOOR-APP")
+    screen = tmux.wait_for(name, APP_SHOWN)
     tmux.send(name, "q")
     tmux.wait_for(name, "SSH-EXIT=0")
     return screen

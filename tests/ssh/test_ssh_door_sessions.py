@@ -6,7 +6,7 @@ import os
 import signal
 from pathlib import Path
 
-from door_harness import RunningDoor, Ssh, Tmux, process_exists, wait_until
+from door_harness import APP_SHOWN, RunningDoor, Ssh, Tmux, process_exists, wait_until
 
 from client.door_mode import CRASH_MESSAGE
 from server.ssh_door.config import SessionLimits
@@ -46,7 +46,8 @@ def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux,
                     "-o", "SetEnv=COLORTERM=truecolor DOOR_TEST_LEAK=1")
     tmux.open("a", argv, 100, 30)
 
-    screen = tmux.wait_for("a", "size=100x30")
+    screen = tmux.wait_for("a", APP_SHOWN)
+    assert "size=100x30" in screen
     assert "DOOR-APP name=alce " in screen  # the SSH user name, sanitised
     assert "door=1 key=none" in screen
     # Built from scratch: the whitelisted COLORTERM passes, anything else the client sends not.

@@ -87,8 +87,7 @@ def test_one_command_serves_the_lobby_over_ssh(serve, ssh: Ssh, tmux: Tmux) -> N
     assert "host key fingerprint SHA256:" in server.text()
 
     tmux.open("rosa", ssh.argv(server.port, "rosa"))
-    screen = tmux.wait_for("rosa", "Lobby")
-    assert f"mqtt://127.0.0.1:{server.mqtt_port}" in screen
+    tmux.wait_for("rosa", f"Lobby · mqtt://127.0.0.1:{server.mqtt_port}")
     (client_pid,) = wait_until(lambda: children_of(server.process.pid), "the client process")
     assert b"join" in Path(f"/proc/{client_pid}/cmdline").read_bytes().split(b"\0")
 
