@@ -117,9 +117,13 @@ class TableScreen(Screen[None]):
                 if event.detail:
                     self.notify(event.detail)
 
+    def _set_info(self, text: str) -> None:
+        """The one-line info bar; a fixed height, so no layout pass."""
+        self.info.update(text, layout=False)
+
     def refused(self, reason: str) -> None:
         text = self.i18n.t("refused", reason=reason)
-        self.info.update(text)
+        self._set_info(text)
         self.notify(text, severity="error")
 
     def show_update(self, update: ViewUpdate) -> None:
@@ -258,7 +262,7 @@ class TableScreen(Screen[None]):
 
     @on(SeatPanel.Focused)
     def _seat_focused(self, event: SeatPanel.Focused) -> None:
-        self.info.update(event.text)
+        self._set_info(event.text)
 
     def action_pick_card(self, index: int) -> None:
         if self.view is None or self.session.spectator or not 0 <= index < len(self.view.hand):
@@ -267,7 +271,7 @@ class TableScreen(Screen[None]):
         self.selected = None if self.selected == card else card
         from shared.cards import CARDS
 
-        self.info.update(
+        self._set_info(
             f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
         )
         if self.my_options:
@@ -285,7 +289,7 @@ class TableScreen(Screen[None]):
     def action_back(self) -> None:
         if self.selected is not None:
             self.selected = None
-            self.info.update("")
+            self._set_info("")
             if self.my_options:
                 self._refresh_choices()
 

@@ -64,7 +64,7 @@ class ChoicePanel(Vertical):
         if self._shown == (ask, labels):
             return
         self._shown = (ask, labels)
-        self._ask.update(ask)
+        self._ask.update(ask, layout=False)
         self.actions = [action for action, _ in choices]
         options = self.option_list
         options.clear_options()

@@ -17,6 +17,7 @@ class Countdown(Static):
     def __init__(self, i18n: I18n, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.i18n = i18n
+        self._text = ""
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self._tick)
@@ -27,9 +28,11 @@ class Countdown(Static):
 
     def _tick(self) -> None:
         if self.deadline is None:
-            self.update(self.i18n.t("no_timeout"))
-            self.remove_class("-urgent")
-            return
-        left = max(0, math.ceil(self.deadline - time.time()))
-        self.update(f"⏱ {self.i18n.t('seconds_left', n=left)}")
-        self.set_class(left <= 5, "-urgent")
+            text, urgent = self.i18n.t("no_timeout"), False
+        else:
+            left = max(0, math.ceil(self.deadline - time.time()))
+            text, urgent = f"⏱ {self.i18n.t('seconds_left', n=left)}", left <= 5
+        if text != self._text:  # one line that never changes size: no layout pass
+            self._text = text
+            self.update(text, layout=False)
+        self.set_class(urgent, "-urgent")

@@ -32,8 +32,10 @@ class HandView(Widget):
     def show(self, cards: tuple[int, ...], playable: frozenset[int], selected: int | None) -> None:
         if (cards, playable, selected) == (self.cards, self.playable, self.selected):
             return
+        width = self.size.width
+        before = len(self._lines(width))
         self.cards, self.playable, self.selected = cards, playable, selected
-        self.refresh(layout=True)
+        self.refresh(layout=len(self._lines(width)) != before)
 
     def action_pick(self, index: int) -> None:
         """Called from the click action embedded in each card."""

@@ -11,5 +11,5 @@ class GameLog(RichLog):
         self.can_focus = False
 
     def add(self, lines: tuple[str, ...] | list[str]) -> None:
-        for line in lines:
-            self.write(line)
+        if lines:  # one write per update: one scroll, one refresh
+            self.write("\n".join(lines))

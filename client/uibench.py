@@ -1,0 +1,190 @@
+"""UI benchmarks: `python -m client.uibench` prints two figures.
+
+1. Update to redraw: a 7-player table receives the views of a real game (random bots, seat 0's
+   view after every action) one at a time; for each, the time from the update arriving at the
+   client (put in the session's queue) to the first frame and to the last frame of the redraw.
+   Frames are rendered to the ANSI text a terminal would receive (headless Textual skips only
+   the final write).
+2. Start-up: `bang play` (and `bang play --offline`) in a pseudo-terminal, from spawning the
+   process to the table's hand appearing on the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from fcntl import ioctl
+
+from client.app import BangApp
+from client.embedded import free_port
+from client.screens.prompt import PromptScreen
+from client.session import Session, ViewUpdate
+from shared.bots.random_bot import RandomBot
+from shared.describe import describe
+from shared.engine import apply, start_game
+from shared.events import redact
+from shared.model import Action
+from shared.setup import Setup
+from shared.views import view
+
+
+class FeedSession(Session):
+    """Updates come from the benchmark, one at a time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seat = 0
+        self.room = "bench"
+
+    async def start(self) -> None:
+        return None
+
+    async def act(self, action: Action, decision_id: int) -> None:
+        return None
+
+    async def rematch(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
+    """Seat 0's view after each action of a random-bot game."""
+    state, events = start_game(Setup(players=players, seed=seed))
+    bots = [RandomBot(seed + seat) for seat in range(players)]
+    updates = []
+    while len(updates) < limit:
+        seen = [redact(e, 0) for e in events]
+        updates.append(ViewUpdate(view(state, 0), tuple(describe(e, state, 0) for e in seen)))
+        if state.winner is not None or state.pending is None:
+            state, events = start_game(Setup(players=players, seed=seed + len(updates)))
+            continue
+        seat = state.pending.seat
+        events = apply(state, seat, bots[seat].choose(view(state, seat)))
+    return updates
+
+
+async def redraw_times(
+    size: tuple[int, int], updates: list[ViewUpdate]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """First- and last-frame latencies, for plain table updates and for those that pop up an
+    out-of-turn prompt (answered, i.e. closed, before the next update, as a player would)."""
+    session = FeedSession()
+    app = BangApp(session)
+    frames: list[float] = []
+    frame_seen = asyncio.Event()
+    async with app.run_test(size=size) as pilot:
+        original = app._display
+
+        def display(screen, renderable) -> None:  # noqa: ANN001
+            original(screen, renderable)
+            if renderable is not None:
+                renderable.render_segments(app.console)  # the ANSI a terminal would get
+                frames.append(time.perf_counter())
+                frame_seen.set()
+
+        app._display = display  # type: ignore[method-assign]
+        session.emit(updates[0])
+        await pilot.pause(0.3)
+        times: dict[str, tuple[list[float], list[float]]] = {
+            "table": ([], []), "prompt": ([], []),
+        }
+        for update in updates[1:]:
+            frame_seen.clear()
+            frames.clear()
+            start = time.perf_counter()
+            session.emit(update)
+            await asyncio.wait_for(frame_seen.wait(), 5)
+            await asyncio.sleep(0.05)  # let the redraw settle: later frames count to "last"
+            drawn = [f for f in frames if f >= start]
+            prompted = isinstance(app.screen, PromptScreen)
+            first, last = times["prompt" if prompted else "table"]
+            first.append(drawn[0] - start)
+            last.append(drawn[-1] - start)
+            if prompted:
+                app.pop_screen()
+            await pilot.pause()
+    return times
+
+
+def percentiles(samples: list[float]) -> str:
+    """Nearest-rank percentiles."""
+    ms = sorted(s * 1000 for s in samples)
+
+    def rank(p: float) -> float:
+        return ms[max(0, math.ceil(p / 100 * len(ms)) - 1)]
+
+    return f"p50 {rank(50):.1f} ms  p95 {rank(95):.1f} ms  max {ms[-1]:.1f} ms  (n={len(ms)})"
+
+
+def startup_time(extra: list[str], size: tuple[int, int] = (80, 24),
+                 timeout: float = 30) -> float:
+    """Seconds from spawning `bang play` in a pty to the hand being drawn."""
+    master, slave = pty.openpty()
+    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, BANG_CONFIG_DIR=f"{tmp}/config", XDG_DATA_HOME=f"{tmp}/data",
+                   TERM="xterm-256color", COLUMNS=str(size[0]), LINES=str(size[1]))
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "client.cli", "play", "--name", "Bench", *extra],
+            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+        )
+        os.close(slave)
+        seen = b""
+        try:
+            while time.perf_counter() - start < timeout:
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if ready:
+                    try:
+                        seen += os.read(master, 65536)
+                    except OSError:
+                        break
+                    if b"Your hand" in seen:
+                        return time.perf_counter() - start
+            raise RuntimeError("the table was not drawn in time:\n" + seen[-2000:].decode(
+                errors="replace"))
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(10)
+            os.close(master)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m client.uibench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--updates", type=int, default=300, help="views fed per table size")
+    parser.add_argument("--starts", type=int, default=5, help="start-ups measured per mode")
+    args = parser.parse_args(argv)
+
+    updates = game_updates(players=7, seed=1, limit=args.updates)
+    for size in ((80, 24), (160, 50)):
+        times = asyncio.run(redraw_times(size, updates))
+        print(f"update -> redraw, 7 players, {size[0]}x{size[1]}")
+        for kind, (first, last) in times.items():
+            print(f"  {kind:6} first frame: {percentiles(first)}")
+            print(f"  {kind:6} last frame:  {percentiles(last)}")
+    for label, offline in (("bang play", False), ("bang play --offline", True)):
+        times = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
+                 for _ in range(args.starts)]
+        ms = sorted(t * 1000 for t in times)
+        print(f"start-up to a drawn table, {label}: median {statistics.median(ms):.0f} ms, "
+              f"min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms (n={len(ms)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
