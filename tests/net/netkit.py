@@ -91,3 +91,86 @@ class RunningHost:
         self.store.close()
 
 
+
+
+class Player:
+    """A Remote plus a reader that keeps every update, for tests that step through a game."""
+
+    def __init__(self, url: str, config_dir: Path) -> None:
+        from client.net import Remote
+
+        self.remote = Remote(url, config_dir=config_dir)
+        self.updates: list[object] = []
+        self._changed = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def open(self) -> Player:
+        await self.remote.__aenter__()
+        self._reader = asyncio.create_task(self._read())
+        await self.remote.wait_connected()
+        return self
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+        await self.remote.close()
+
+    async def _read(self) -> None:
+        async for update in self.remote.updates():
+            self.updates.append(update)
+            self._changed.set()
+
+    def last(self, room: str) -> object | None:
+        from shared import protocol as p
+
+        mine = [u for u in self.updates if isinstance(u, p.PrivateUpdate) and u.room == room]
+        return mine[-1] if mine else None
+
+    async def until(self, predicate, timeout: float = 20.0) -> object:
+        """The first update (from now on, or already kept) for which `predicate` is true."""
+        async with asyncio.timeout(timeout):
+            seen = 0
+            while True:
+                for update in self.updates[seen:]:
+                    if predicate(update):
+                        return update
+                seen = len(self.updates)
+                self._changed.clear()
+                await self._changed.wait()
+
+
+async def seat_table(url: str, tmp: Path, players: int = 4, **options) -> tuple[list[Player], str]:
+    """Connect `players` clients, create a room, seat everyone and start the game."""
+    table = [await Player(url, tmp / f"client{i}").open() for i in range(players)]
+    room = await table[0].remote.create_room("Test table", seats=players, **options)
+    for i, player in enumerate(table):
+        await player.remote.join(room.id, f"P{i}")
+    for player in table[1:]:
+        await player.remote.ready(room.id)
+    started = await table[0].remote.start(room.id)
+    await synced(table, room.id, started.seq)
+    return table, room.id
+
+
+async def synced(table: list[Player], room: str, seq: int) -> None:
+    """Until every player has seen room change `seq`."""
+    from shared import protocol as p
+
+    for player in table:
+        await player.until(lambda u: isinstance(u, p.PrivateUpdate) and u.room == room
+                           and u.seq >= seq)
+
+
+async def step(table: list[Player], room: str, bots: list) -> bool:
+    """The seat with a pending decision answers with its bot; then everyone sees the result.
+    Returns False once the game is over."""
+    latest = [player.last(room) for player in table]
+    if any(u is not None and u.info.status == "over" for u in latest):
+        return False
+    for seat, update in enumerate(latest):
+        if update is not None and update.view is not None and update.view.options:
+            view = update.view
+            await table[seat].remote.act(room, view.pending.id, bots[seat].choose(view))
+            await synced(table, room, update.seq + 1)
+            return True
+    raise AssertionError("nobody at the table has a decision to make")

@@ -1,0 +1,89 @@
+"""A host process killed with SIGKILL mid-game and started again loses nothing: every room
+comes back by replay, clients reconnect and reclaim their seats, the game carries on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from netkit import MOSQUITTO, MosquittoProcess, free_port, seat_table, step, synced
+
+from client.net import Status
+from server.store import Store
+from shared import protocol as p
+from shared.bots.random_bot import RandomBot
+from shared.invariants import problems
+from shared.serialize import encode_state
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_host(args: list[str], data: Path, log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "client.cli", "host", "--data", str(data),
+               "--bot-delay", "0", *args]
+    with log.open("ab") as sink:
+        return subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=sink)
+
+
+@pytest.mark.parametrize("broker", ["mosquitto", "amqtt"])
+async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> None:
+    data, log = tmp_path / "host.sqlite3", tmp_path / "host.log"
+    mosquitto = None
+    if broker == "mosquitto":
+        if MOSQUITTO is None:
+            pytest.skip("the mosquitto binary is not installed (Debian package `mosquitto`)")
+        mosquitto = MosquittoProcess(tmp_path)
+        mosquitto.start()
+        url, args = mosquitto.url, ["--broker", mosquitto.url]
+    else:  # the embedded broker dies with the host and comes back with it
+        port = free_port()
+        url, args = f"mqtt://127.0.0.1:{port}", ["--port", str(port)]
+    host = start_host(args, data, log)
+    table = []
+    try:
+        table, room = await seat_table(url, tmp_path, turn_timeout=0)
+        bots = [RandomBot(i) for i in range(4)]
+        for _ in range(25):
+            await step(table, room, bots)
+        before = [player.last(room) for player in table]
+        host.send_signal(signal.SIGKILL)
+        host.wait(10)
+        if mosquitto is None:
+            for player in table:
+                await player.until(lambda u: isinstance(u, Status) and not u.connected)
+        else:  # the broker stays: nobody notices until the host speaks again
+            assert not any(isinstance(u, Status) and not u.connected
+                           for pl in table for u in pl.updates)
+        for player in table:
+            player.updates.clear()
+        host = start_host(args, data, log)
+        for player, old in zip(table, before, strict=True):
+            update = await player.until(lambda u: isinstance(u, p.PrivateUpdate), timeout=30)
+            assert (update.seat, update.seq) == (old.seat, old.seq)
+            assert p.encode(update.view) == p.encode(old.view)
+        await synced(table, room, before[0].seq)
+        while await step(table, room, bots):
+            pass
+        final = table[0].last(room)
+        host.send_signal(signal.SIGTERM)
+        assert host.wait(15) == 0, log.read_text()
+    finally:
+        for player in table:
+            await player.close()
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+        if mosquitto is not None:
+            mosquitto.stop()
+    store = Store(data)
+    restored = {r.id: r for r in store.load_rooms()}[room]
+    store.close()
+    assert restored.state.winner == final.view.winner is not None
+    assert restored.record.seq == final.seq
+    assert problems(restored.state) == []
+    assert encode_state(restored.state)  # replays to the end without error
+    assert os.path.getsize(data) > 0

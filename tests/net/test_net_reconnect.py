@@ -1,0 +1,93 @@
+"""Drops: a client that goes away reclaims its seat with the key on its disk, or the creator
+hands the seat to a bot; the host and the clients ride out a broker restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from netkit import MOSQUITTO, MosquittoProcess, Player, RunningHost, seat_table, step, synced
+
+from client.net import Status
+from shared import protocol as p
+from shared.bots.random_bot import RandomBot
+from shared.invariants import problems
+
+
+async def test_client_drops_and_reclaims_its_seat(running_host, tmp_path: Path) -> None:
+    table, room = await seat_table(running_host.url, tmp_path, turn_timeout=0)
+    bots = [RandomBot(i) for i in range(4)]
+    for _ in range(10):
+        await step(table, room, bots)
+    before = table[1].last(room)
+    await table[1].close()  # the SSH session dies
+    table[1] = await Player(running_host.url, tmp_path / "client1").open()  # same key dir
+    assert table[1].remote.seats == {room: 1}
+    snapshot = await table[1].until(lambda u: isinstance(u, p.PrivateUpdate))
+    assert (snapshot.seat, snapshot.seq) == (1, before.seq)
+    assert p.encode(snapshot.view) == p.encode(before.view)
+    while await step(table, room, bots):
+        pass
+    state = running_host.host.rooms[room].state
+    assert state.winner is not None and problems(state) == []
+    for player in table:
+        await player.close()
+
+
+async def test_creator_hands_a_lost_seat_to_a_bot(running_host, tmp_path: Path) -> None:
+    table, room = await seat_table(running_host.url, tmp_path, turn_timeout=0)
+    bots = [RandomBot(i) for i in range(4)]
+    for _ in range(5):
+        await step(table, room, bots)
+    await table[3].close()
+    await table[0].remote.handover(room, 3)
+    assert running_host.host.rooms[room].record.seats[3].kind == "bot"
+    stranger = await Player(running_host.url, tmp_path / "client3").open()
+    assert stranger.remote.seats == {}  # the key no longer holds a seat
+    rest = table[:3]
+    for _ in range(2000):
+        latest = [pl.last(room) for pl in rest]
+        if any(u.info.status == "over" for u in latest):
+            break
+        movers = [(i, u) for i, u in enumerate(latest) if u.view.options]
+        if movers:
+            seat, update = movers[0]
+            await rest[seat].remote.act(room, update.view.pending.id,
+                                        bots[seat].choose(update.view))
+        seq = running_host.host.rooms[room].record.seq
+        await synced(rest, room, seq)
+    state = running_host.host.rooms[room].state
+    assert state.winner is not None and problems(state) == []
+    for player in [*rest, stranger]:
+        await player.close()
+
+
+async def test_everyone_rides_out_a_broker_restart(tmp_path: Path) -> None:
+    if MOSQUITTO is None:
+        pytest.skip("the mosquitto binary is not installed (Debian package `mosquitto`)")
+    broker = MosquittoProcess(tmp_path)
+    broker.start()
+    host = RunningHost(broker.url, tmp_path / "host.sqlite3")
+    await host.start()
+    try:
+        table, room = await seat_table(broker.url, tmp_path, turn_timeout=0)
+        bots = [RandomBot(i) for i in range(4)]
+        for _ in range(5):
+            await step(table, room, bots)
+        broker.stop()
+        for player in table:
+            await player.until(lambda u: isinstance(u, Status) and not u.connected)
+            player.updates.clear()
+        broker.start()
+        for player in table:
+            await player.until(lambda u: isinstance(u, Status) and u.connected, timeout=30)
+        await synced(table, room, host.host.rooms[room].record.seq)
+        while await step(table, room, bots):
+            pass
+        state = host.host.rooms[room].state
+        assert state.winner is not None and problems(state) == []
+        for player in table:
+            await player.close()
+    finally:
+        await host.stop()
+        broker.stop()
