@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from client.net import Remote
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
@@ -39,6 +40,7 @@ class BangApp(App[None]):
         uses `remote`; the app closes it on exit)."""
         super().__init__()
         self.i18n = I18n(lang)
+        localize_bindings(self, self.i18n)
         self.session = session
         self.remote = remote
         self._first_screen = first_screen

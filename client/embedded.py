@@ -92,7 +92,10 @@ class HostedSession(RemoteSession):
     async def start(self) -> None:
         self.emit(StatusChanged("connecting"))
         await self.server.start()
-        self._remote = Remote(self.server.url, config_dir=self.config_dir)
+        assert self.server.host is not None
+        # Both ends live in this process: require exactly the host we started.
+        self._remote = Remote(self.server.url, config_dir=self.config_dir,
+                              fingerprint=self.server.host.keys.fingerprint)
         await self._remote.__aenter__()
         await self._remote.wait_connected()
         o = self.options

@@ -72,7 +72,7 @@ class RemoteSession(Session):
         if view is None:
             return
         log = tuple(update.log) or tuple(describe(e, view, self.seat) for e in update.events)
-        self.emit(ViewUpdate(view, log, self._deadline_for(view)))
+        self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events)))
 
     def _deadline_for(self, view: TableView) -> float | None:
         pending = view.pending

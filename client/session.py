@@ -27,11 +27,13 @@ from shared.views import TableView, view
 
 @dataclass(frozen=True, slots=True)
 class ViewUpdate:
-    """A new table view; `log` holds readable lines for what happened since the last one."""
+    """A new table view; `log` holds readable English lines for what happened since the last
+    one, `events` the same as data (redacted for this seat), for other languages."""
 
     view: TableView
     log: tuple[str, ...] = ()
     deadline: float | None = None  # wall-clock time (time.time()) when the default applies
+    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +156,8 @@ class LocalSession(Session):
             and self.state.winner is None
         ):
             deadline = time.time() + self.table.timeout
-        self.emit(ViewUpdate(table, tuple(line for line in lines if line), deadline))
+        self.emit(ViewUpdate(table, tuple(line for line in lines if line), deadline,
+                             tuple(seen)))
 
     async def _drive(self) -> None:
         """Ask whoever must decide, apply, publish; until somebody wins."""

@@ -101,4 +101,5 @@ def hosted_session(args: argparse.Namespace, name: str):
     server = EmbeddedServer(f"{user_data_dir(APP_DIR_NAME)}/play.sqlite3", port=port,
                             lan=args.lan, bot_delay=args.bot_delay)
     options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout)
-    return HostedSession(server, config_path().parent, name, options)
+    # A profile of its own: the pin of the embedded host never clashes with `bang join`'s.
+    return HostedSession(server, config_path().parent / "play", name, options)

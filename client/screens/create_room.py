@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -29,6 +30,7 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
     def __init__(self, i18n: I18n, player_name: str) -> None:
         super().__init__()
         self.i18n = i18n
+        localize_bindings(self, i18n)
         self.player_name = player_name
 
     def compose(self) -> ComposeResult:

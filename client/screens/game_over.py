@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from shared.characters import CHARACTERS
 from shared.views import TableView
 
@@ -26,6 +27,7 @@ class GameOverScreen(ModalScreen[bool]):
         super().__init__()
         self.view = view
         self.i18n = i18n
+        localize_bindings(self, i18n)
 
     def compose(self) -> ComposeResult:
         t = self.i18n.t

@@ -11,12 +11,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Markdown, TabbedContent, TabPane
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from shared.cards import CARDS
 from shared.characters import CHARACTERS
 
 KEY_LINES = (
-    "key_cards", "key_arrows", "key_enter", "key_end", "key_log", "key_help", "key_theme",
-    "key_quit",
+    "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_help",
+    "key_theme", "key_quit", "key_marks",
 )
 
 
@@ -30,6 +31,7 @@ class HelpScreen(Screen[None]):
     def __init__(self, i18n: I18n) -> None:
         super().__init__()
         self.i18n = i18n
+        localize_bindings(self, i18n)
 
     def compose(self) -> ComposeResult:
         t = self.i18n.t

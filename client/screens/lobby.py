@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from client.net import Remote, RemoteError, Status
 from client.remote_session import RemoteSession
 from client.screens.create_room import CreateRoomScreen, RoomForm
@@ -42,6 +43,7 @@ class LobbyScreen(Screen[None]):
         self.remote = remote
         self.player_name = name
         self.i18n = i18n
+        localize_bindings(self, i18n)
         self.intent = intent or LobbyIntent()
         self.spectator = spectator
         self.rooms: list[p.RoomInfo] = []

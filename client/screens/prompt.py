@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from client.i18n import I18n
+from client.localize import localize_bindings
 from client.render import card_content, describe_action, describe_decision
 from client.widgets.choices import ChoicePanel
 from shared.model import Action
@@ -33,6 +34,7 @@ class PromptScreen(ModalScreen[Action | None]):
         self.view = view
         self.deadline = deadline
         self.i18n = i18n
+        localize_bindings(self, i18n)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt"):

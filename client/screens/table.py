@@ -15,7 +15,10 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from client.describe_it import describe_it
 from client.i18n import I18n
+from client.localize import localize_bindings
+from client.net import RemoteError
 from client.render import describe_action, describe_decision, player_name
 from client.session import Refused, Session, StatusChanged, ViewUpdate
 from client.widgets.choices import ChoicePanel
@@ -53,11 +56,13 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.i18n = i18n
+        localize_bindings(self, i18n)
         self.view: TableView | None = None
         self.deadline: float | None = None
         self.selected: int | None = None
         self._prompted: int | None = None  # decision id of the prompt already popped up
         self._over_shown = False
+        self._focused_for: tuple[int, int | None] | None = None
         # Kept, not queried: updates may arrive before the screen has finished mounting.
         self.status_bar = StatusBar(i18n, session.room, session.spectator)
         self.seats = Grid(id="seats")
@@ -106,7 +111,14 @@ class TableScreen(Screen[None]):
     async def _listen(self) -> None:
         """Network I/O lives in this worker; the UI reacts to what it reads."""
         events = self.session.events()
-        await self.session.start()
+        try:
+            await self.session.start()
+        except (OSError, TimeoutError, RemoteError) as problem:
+            self.status_bar.status = "disconnected"
+            text = self.i18n.t("no_start", reason=str(problem) or type(problem).__name__)
+            self._set_info(text)
+            self.notify(text, severity="error", timeout=30)
+            return
         async for event in events:
             if isinstance(event, ViewUpdate):
                 self.show_update(event)
@@ -138,7 +150,10 @@ class TableScreen(Screen[None]):
         status.room, status.view = self.session.room, view
         for panel in self.query(SeatPanel):
             panel.show(view)
-        self.game_log.add(update.log)
+        if self.i18n.lang == "it":
+            self.game_log.add([describe_it(e, view, view.viewer) for e in update.events])
+        else:
+            self.game_log.add(update.log)
         if not self.session.spectator:
             self._refresh_choices()
             self._maybe_prompt()
@@ -201,7 +216,12 @@ class TableScreen(Screen[None]):
             self.deadline,
         )
         self._light_targets(choices if self.selected is not None else [])
-        panel.option_list.focus()
+        # Take the focus for a new decision or a new card, not on every update: someone may
+        # be reading a seat's ability (Tab) while the others play.
+        key = (view.pending.id, self.selected)  # type: ignore[union-attr]
+        if key != self._focused_for:
+            self._focused_for = key
+            panel.option_list.focus()
 
     def _show_waiting(self) -> None:
         view = self.view

@@ -15,6 +15,7 @@ _STATUS_STYLE = {
     "offline": "$text-success",
     "connecting": "$text-warning",
     "reconnecting": "$text-error bold",
+    "disconnected": "$text-error bold",
 }
 
 
