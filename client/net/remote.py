@@ -137,7 +137,7 @@ class Remote:
         backoff = 0.2
         while not self._closing:
             try:
-                async with _mqtt_client(self.address) as client:
+                async with _mqtt_client(self.address, self.cid) as client:
                     self._client = client
                     await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC,
                                           p.LOBBY_TOPIC,
@@ -369,9 +369,12 @@ class Remote:
         await self.request(p.Handover(room=room, seat=seat))
 
 
-def _mqtt_client(address: p.BrokerAddress) -> aiomqtt.Client:
+def _mqtt_client(address: p.BrokerAddress, cid: str) -> aiomqtt.Client:
+    """The MQTT client identifier is the client id, so that broker ACLs can confine each
+    client to its own topics (docs/mosquitto/bang.acl)."""
     return aiomqtt.Client(
         address.host, address.port, username=address.username, password=address.password,
+        identifier=cid,
         protocol=aiomqtt.ProtocolVersion.V311, clean_session=True, keepalive=30,
         socket_options=NO_DELAY,
         tls_context=ssl.create_default_context() if address.tls else None,
