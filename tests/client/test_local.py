@@ -1,0 +1,111 @@
+"""The app on the in-process engine (`bang play --offline`): keyboard play, refusals, timeouts,
+game over, themes and NO_COLOR."""
+
+from __future__ import annotations
+
+from client_helpers import table_of, until
+
+from client.app import BangApp
+from client.screens.game_over import GameOverScreen
+from client.session import LocalSession, LocalTable
+from client.widgets.choices import ChoicePanel
+from client.widgets.seat import SeatPanel
+from shared.cards import CARDS
+from shared.engine.refs import resolve
+from shared.setup import Scenario, SeatRig, Setup
+
+NAMES = ["Rosa", "Carlo", "Gina", "Tex"]
+
+
+def card(ref: str) -> int:
+    return resolve(ref, range(len(CARDS)))
+
+
+def local_app(scenario: Scenario | None = None, **table: object) -> BangApp:
+    setup = Setup(players=4, seed=5, names=NAMES,
+                  characters=["vulture_sam", "bart_cassidy", "pixie_pete", "willy_the_kid"],
+                  roles=["sheriff", "outlaw", "renegade", "outlaw"])
+    options = {"seat": 0, "bot_delay": 60.0, "scenario": scenario, **table}
+    return BangApp(LocalSession(LocalTable(setup=setup, **options)))  # type: ignore[arg-type]
+
+
+SHOOTER = Scenario(
+    seats=[SeatRig(hand=["BANG! A♠", "Beer 6♥"]), SeatRig(hand=["Panic! J♥"])],
+    turn=0, start="play",
+)
+
+
+async def test_pick_a_card_then_a_lit_target_then_confirm() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        assert table.view.hand[0] == card("BANG! A♠")
+        await pilot.press("1")  # BANG!: the targets in reach light up
+        panel = table.query_one(ChoicePanel)
+        targets = {a.target for a in panel.actions}
+        assert targets and all(a.card == card("BANG! A♠") for a in panel.actions)
+        lit = {p.seat for p in table.query(SeatPanel) if p.has_class("-target")}
+        assert lit == targets
+        assert all(table.view.players[t].in_reach for t in targets)
+        await pilot.press("escape")  # back out: nothing lit, nothing sent
+        assert not any(p.has_class("-target") for p in table.query(SeatPanel))
+        assert table.view.hand[0] == card("BANG! A♠")
+        await pilot.press("1", "enter")  # confirm the highlighted target
+        target = panel.actions[0].target if panel.actions else None
+        await until(pilot, lambda: card("BANG! A♠") not in table.view.hand, what="the shot")
+        assert table.view.discard_top == card("BANG! A♠")
+        assert target is None or table.view.pending.seat == target
+
+
+async def test_a_refusal_is_shown() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        stale = table.view.pending.id + 7
+        await table.session.act(table.view.options[0], stale)
+        await until(pilot, lambda: "Refused" in str(table.info.render()), what="the refusal")
+        assert f"decision {stale}" in str(table.info.render())
+
+
+async def test_end_turn_key_and_the_hand_limit() -> None:
+    app = local_app(Scenario(
+        seats=[SeatRig(hand=["Beer 6♥", "Beer 7♥", "Missed! 2♠", "Missed! 3♠", "Panic! J♥",
+                             "Duel J♠"], life=2)],
+        turn=0, start="play",
+    ))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        await pilot.press("e")
+        await until(pilot, lambda: table.view.pending.kind == "discard", what="discarding")
+        assert {a.kind for a in table.view.options} == {"discard"}
+        await pilot.press("enter")
+        await until(pilot, lambda: len(table.view.hand) == 5, what="one card discarded")
+
+
+async def test_timeouts_apply_the_default_until_game_over() -> None:
+    """Nobody touches the keyboard: the human's defaults and the bots finish the game."""
+    app = local_app(bot_delay=0.0, timeout=0.01)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=60,
+                    what="the end of the game")
+        over = app.screen
+        assert over.view.winner is not None
+        assert all(p.role for p in over.view.players)  # every role revealed
+        await pilot.press("r")  # the rematch runs just as fast, to its own game over
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen)
+                    and app.screen is not over, timeout=60, what="the rematch's end")
+
+
+async def test_light_theme_and_no_color(monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = BangApp(LocalSession(LocalTable(setup=Setup(players=4, seed=1), bot_delay=60)),
+                  theme="light")
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        assert app.no_color
+        assert not app.current_theme.dark
+        await pilot.press("t")
+        assert app.current_theme.dark

@@ -1,0 +1,112 @@
+"""Text: both languages complete, every event and every offered action readable, settings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from client.cli import build_parser
+from client.commands.common import settings_for
+from client.describe_it import describe_it
+from client.i18n import I18n, ability_keys_it, card_text_keys, ui_keys
+from client.render import describe_action, describe_decision
+from client.settings import Settings, load_settings, save_settings
+from shared.bots.random_bot import RandomBot
+from shared.cards import CARD_NAMES
+from shared.characters import CHARACTERS
+from shared.describe import describe
+from shared.engine import apply, start_game
+from shared.events import redact
+from shared.model import Event
+from shared.setup import Setup
+from shared.views import view
+
+
+def test_both_languages_have_every_text() -> None:
+    assert ui_keys("en") == ui_keys("it")
+    assert card_text_keys("en") == card_text_keys("it") == set(CARD_NAMES)
+    assert ability_keys_it() == set(CHARACTERS)
+    with pytest.raises(ValueError):
+        I18n("fr")
+
+
+def random_games(games: int = 6):  # noqa: ANN201
+    """(event, state, viewer) and (view) samples from random-bot games of 3 to 7 players."""
+    for game in range(games):
+        players = 3 + game % 5
+        state, events = start_game(Setup(players=players, seed=game, pool="all"))
+        bots = [RandomBot(game * 10 + seat) for seat in range(players)]
+        while True:
+            for viewer in (None, *range(players)):
+                for event in events:
+                    yield "event", redact(event, viewer), state, viewer
+            if state.winner is not None or state.pending is None:
+                break
+            seat = state.pending.seat
+            yield "view", view(state, seat), state, seat
+            events = apply(state, seat, bots[seat].choose(view(state, seat)))
+
+
+def test_every_event_and_action_reads_in_both_languages() -> None:
+    it, en = I18n("it"), I18n("en")
+    kinds = set()
+    for what, item, state, viewer in random_games():
+        if what == "event":
+            kinds.add(item.kind)
+            line = describe_it(item, state, viewer)
+            assert not line.startswith(f"{item.kind}:"), line
+            assert describe(item, state, viewer)
+        else:
+            for i18n in (it, en):
+                assert describe_decision(item, i18n)
+                for action in item.options:
+                    text = describe_action(action, item, i18n)
+                    assert text and text != action.kind, (action, text)
+    assert {"hit", "play", "draw", "turn_start", "game_over"} <= kinds
+
+
+def test_hidden_cards_stay_hidden_in_italian() -> None:
+    state, _ = start_game(Setup(players=4, seed=3))
+
+    secret = Event("draw", seat=1, cards=(5, 30), count=2, private_to=(1,))
+    labels = ["BANG! 3♦", "Mancato! 7♠"]
+    seen_by_other = describe_it(redact(secret, 2), state, 2)
+    assert seen_by_other.endswith("pesca 2 carte")
+    assert not any(label in seen_by_other for label in labels)
+    assert describe_it(secret, state, 1).endswith("pesca " + ", ".join(labels))
+
+
+def test_settings_round_trip_and_flags_override(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    assert load_settings() == Settings()
+    save_settings(Settings(name="Rosa", lang="it", credentials={"b|r|1": "secret"}))
+    assert load_settings().name == "Rosa"
+    assert (tmp_path / "settings.json").stat().st_mode & 0o077 == 0
+    args = build_parser().parse_args(["join", "--name", "Carlo", "--broker", "mqtt://h:1"])
+    settings = settings_for(args)
+    assert (settings.name, settings.broker, settings.lang) == ("Carlo", "mqtt://h:1", "it")
+    assert load_settings().name == "Rosa"  # not saved without --remember
+    args = build_parser().parse_args(["watch", "--lang", "en", "--remember"])
+    settings_for(args)
+    assert load_settings().lang == "en" and load_settings().name == "Rosa"
+    (tmp_path / "settings.json").write_text("{not json")
+    assert load_settings() == Settings()
+
+
+@pytest.mark.parametrize("command", ["play", "join", "watch"])
+def test_commands_have_help_with_examples(command: str, capsys) -> None:  # noqa: ANN001
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command, "--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and f"bang {command}" in out
+
+
+def test_random_is_not_used_for_display() -> None:
+    """Rendering is a pure function of the view: the same view gives the same text."""
+    state, _ = start_game(Setup(players=5, seed=9))
+    table = view(state, 0)
+    random.seed(1)
+    first = [describe_action(a, table, I18n("en")) for a in table.options]
+    random.seed(2)
+    assert first == [describe_action(a, table, I18n("en")) for a in table.options]
