@@ -1,9 +1,13 @@
-"""Whole games: bots never make an illegal move, and a seed replays a game exactly."""
+"""Whole games: bots never make an illegal move, a seed replays a game exactly, and `bang
+simulate --bots` reports per kind and role."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from client.cli import main
 from shared.bots import make_bot
 from shared.engine import apply, start_game
 from shared.events import redact
@@ -85,3 +89,20 @@ def test_a_rebuilt_bot_chooses_like_the_original(kind):
             history[s].extend(seen)
             bot.observe(seen)
     assert checked > 5
+
+
+def test_bang_simulate_bots_timing_json(capsys):
+    code = main(["simulate", "--games", "6", "--players", "4", "--bots", "normal,easy",
+                 "--timing", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["by_kind"]["normal"]["all"]["games"] == 6
+    assert set(data["decision_ms"]) == {"normal", "easy", "random"}
+    for t in data["decision_ms"].values():
+        assert t["decisions"] > 0 and 0 < t["median"] <= t["p99"] <= t["max"]
+
+
+def test_bang_simulate_refuses_unknown_bot_kinds(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--bots", "normal,genius"])
+    assert "genius" in capsys.readouterr().err
