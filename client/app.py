@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -14,6 +15,9 @@ from client.net import Remote
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from client.session import Session
+
+if TYPE_CHECKING:
+    from client.embedded import EmbeddedServer
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -35,6 +39,8 @@ class BangApp(App[None]):
         theme: str = "dark",
         first_screen: Callable[[BangApp], Screen] | None = None,
         remote: Remote | None = None,
+        notice: str | None = None,
+        server: EmbeddedServer | None = None,
     ) -> None:
         """Start at the table of `session`, or at `first_screen(app)` (the lobby, which
         uses `remote`; the app closes it on exit)."""
@@ -43,10 +49,16 @@ class BangApp(App[None]):
         localize_bindings(self, self.i18n)
         self.session = session
         self.remote = remote
+        self.notice = notice  # shown at start, e.g. the `bang join` line for friends
+        self.server = server  # started before the first screen, stopped on exit
         self._first_screen = first_screen
         self.theme = THEMES.get(theme, theme)
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        if self.notice:
+            self.notify(self.notice, timeout=120)
+        if self.server is not None:
+            await self.server.start()
         if self._first_screen is not None:
             self.push_screen(self._first_screen(self))
         elif self.session is not None:
@@ -78,3 +90,5 @@ class BangApp(App[None]):
             await self.session.close()
         if self.remote is not None:
             await self.remote.close()
+        if self.server is not None:
+            await self.server.stop()

@@ -22,6 +22,7 @@ _FOOTER_IT = {
     "Ready": "Pronto",
     "Start": "Inizia",
     "Theme": "Tema",
+    "Results": "Risultati",
     "palette": "comandi",
 }
 

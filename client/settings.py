@@ -1,5 +1,9 @@
-"""The user's settings (name, last broker, language, theme, seat credentials), kept as JSON in
-the user config dir. Command-line flags override them for one run; `remember` writes back."""
+"""The user's settings (name, last broker, language, theme), kept as JSON in the user config
+dir. Command-line flags override them for one run; `--remember` writes them back.
+
+The seat credential lives beside them: `identity.key` in the same directory is the key that
+client.net.Remote uses to reclaim a seat after a dropped connection (see client/net/identity.py).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +22,6 @@ class Settings(msgspec.Struct, omit_defaults=True):
     broker: str = DEFAULT_BROKER
     lang: str = "en"
     theme: str = "dark"  # "dark" | "light"
-    credentials: dict[str, str] = {}  # "broker|room|seat" -> the secret that reclaims the seat
 
 
 def config_path() -> Path:
@@ -41,7 +44,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings)))
-    os.chmod(tmp, 0o600)  # it holds seat credentials
+    os.chmod(tmp, 0o600)
     tmp.replace(path)
 
 

@@ -63,9 +63,14 @@ def run(args: argparse.Namespace) -> int:
     from client.app import BangApp
 
     settings = settings_for(args)
-    session = offline_session(args, settings.name) if args.offline else hosted_session(
-        args, settings.name)
-    app = BangApp(session, lang=settings.lang, theme=settings.theme)
+    if args.offline:
+        app = BangApp(offline_session(args, settings.name), lang=settings.lang,
+                      theme=settings.theme)
+    elif args.lan:
+        app = lan_lobby(args, settings)
+    else:
+        app = BangApp(hosted_session(args, settings.name), lang=settings.lang,
+                      theme=settings.theme)
     door_mode.apply(app)
     app.run()
     return 0
@@ -87,19 +92,52 @@ def offline_session(args: argparse.Namespace, name: str):
     return LocalSession(table)
 
 
-def hosted_session(args: argparse.Namespace, name: str):
-    from platformdirs import user_data_dir
-
-    from client.embedded import DEFAULT_PORT, EmbeddedServer, HostedSession, free_port, port_free
-    from client.settings import APP_DIR_NAME, config_path
+def hosted_session(args: argparse.Namespace, name: str):  # noqa: ANN201
+    from client.embedded import HostedSession
     from shared import protocol as p
 
-    port = args.port or (DEFAULT_PORT if port_free(DEFAULT_PORT, args.lan) else free_port())
-    if args.lan:
-        print(f"Friends on your LAN can join with:\n  bang join --broker "
-              f"mqtt://{lan_address()}:{port}\n")
-    server = EmbeddedServer(f"{user_data_dir(APP_DIR_NAME)}/play.sqlite3", port=port,
-                            lan=args.lan, bot_delay=args.bot_delay)
+    server = embedded_server(args)
     options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout)
-    # A profile of its own: the pin of the embedded host never clashes with `bang join`'s.
-    return HostedSession(server, config_path().parent / "play", name, options)
+    return HostedSession(server, play_profile(), name, options)
+
+
+def embedded_server(args: argparse.Namespace):  # noqa: ANN201
+    from platformdirs import user_data_dir
+
+    from client.embedded import DEFAULT_PORT, EmbeddedServer, free_port, port_free
+    from client.settings import APP_DIR_NAME
+
+    port = args.port or (DEFAULT_PORT if port_free(DEFAULT_PORT, args.lan) else free_port())
+    return EmbeddedServer(f"{user_data_dir(APP_DIR_NAME)}/play.sqlite3", port=port,
+                          lan=args.lan, bot_delay=args.bot_delay)
+
+
+def play_profile():  # noqa: ANN201
+    """A profile of its own: the pin of the embedded host never clashes with `bang join`'s."""
+    from client.settings import config_path
+
+    return config_path().parent / "play"
+
+
+def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
+    """The lobby of the embedded host with your room open: friends join, you press Start
+    (bots take the seats still free)."""
+    from client.app import BangApp
+    from client.net import Remote
+    from client.screens.create_room import RoomForm
+    from client.screens.lobby import LobbyIntent, LobbyScreen
+
+    server = embedded_server(args)
+    line = f"bang join --broker mqtt://{lan_address()}:{server.port}"
+    print(f"Friends on your LAN can join with:\n  {line}")
+    form = RoomForm(name=f"{settings.name}'s table", players=args.players, pool=args.pool,
+                    timeout=args.timeout, bots=False)
+
+    def lobby(app: BangApp) -> LobbyScreen:
+        assert server.host is not None
+        app.remote = Remote(server.url, config_dir=play_profile(),
+                            fingerprint=server.host.keys.fingerprint)
+        return LobbyScreen(app.remote, settings.name, app.i18n, LobbyIntent(create=form))
+
+    return BangApp(lang=settings.lang, theme=settings.theme, first_screen=lobby, server=server,
+                   notice=f"Friends on your LAN can join with:\n{line}\nPress s to start.")

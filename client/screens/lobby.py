@@ -27,6 +27,7 @@ class LobbyIntent:
 
     join: str | None = None
     watch: str | None = None
+    create: RoomForm | None = None  # `bang play --lan`: open a room and wait for friends
 
 
 class LobbyScreen(Screen[None]):
@@ -52,6 +53,7 @@ class LobbyScreen(Screen[None]):
         self._ready = False
         self._started = False
         self._at_table = False
+        self._hosting: str | None = None
 
     def compose(self) -> ComposeResult:
         t = self.i18n.t
@@ -103,9 +105,14 @@ class LobbyScreen(Screen[None]):
                 self.notify(update.message, severity="error")
             elif isinstance(update, p.PrivateUpdate | p.RoomUpdate):
                 self._room_update(update)
-                if update.view is not None:
+                if update.view is not None and self._wanted(update.room):
                     self._open_table(update)
                     return
+
+    def _wanted(self, room: str) -> bool:
+        """Any table of ours (a seat reclaimed after a crash included), except that a lobby
+        opened to host a new room (`bang play --lan`) waits for that room."""
+        return self._hosting is None or room == self._hosting
 
     async def _connected(self) -> None:
         try:
@@ -116,7 +123,9 @@ class LobbyScreen(Screen[None]):
             self._status(f"{self.i18n.t('reconnecting')} ({problem})")
             return
         intent, self.intent = self.intent, LobbyIntent()
-        if intent.join:
+        if intent.create:
+            self._hosting = await self._create(intent.create)
+        elif intent.join:
             await self._join(self._room_id(intent.join))
         elif intent.watch:
             await self._watch(self._room_id(intent.watch))
@@ -236,20 +245,22 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(CreateRoomScreen(self.i18n, self.player_name),
                              callback=self._create)
 
-    async def _create(self, form: RoomForm | None) -> None:
+    async def _create(self, form: RoomForm | None) -> str | None:
+        """Create a room and sit in it (or watch it); its id."""
         if form is None:
-            return
+            return None
         info = await self._request(self.remote.create_room(
             form.name, seats=form.players, pool=form.pool, turn_timeout=form.timeout,
         ))
         if not isinstance(info, p.RoomInfo):
-            return
+            return None
         if not self.spectator:
             await self._join(info.id)
             if form.bots and self.my_room == info.id:
                 await self._request(self.remote.start(info.id, bots=True))
         else:
             await self._watch(info.id)
+        return info.id
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"create": self.action_create, "join": self.action_join,

@@ -20,12 +20,15 @@ from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import RemoteError
 from client.render import describe_action, describe_decision, player_name
+from client.screens.game_over import GameOverScreen
+from client.screens.prompt import PromptScreen
 from client.session import Refused, Session, StatusChanged, ViewUpdate
 from client.widgets.choices import ChoicePanel
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
 from client.widgets.seat import SeatPanel
 from client.widgets.status import StatusBar
+from shared.cards import CARDS
 from shared.model import Action
 from shared.views import TableView
 
@@ -50,6 +53,7 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", "End turn"),
         Binding("p", "prompt", "Prompt", show=False),
         Binding("l", "toggle_log", "Log"),
+        Binding("o", "results", "Results"),
     ]
 
     def __init__(self, session: Session, i18n: I18n) -> None:
@@ -164,6 +168,7 @@ class TableScreen(Screen[None]):
             self._game_over()
         if view.winner is None:
             self._over_shown = False
+        self.refresh_bindings()
 
     def _mount_seats(self, view: TableView) -> None:
         seats = self.seats
@@ -289,8 +294,6 @@ class TableScreen(Screen[None]):
             return
         card = self.view.hand[index]
         self.selected = None if self.selected == card else card
-        from shared.cards import CARDS
-
         self._set_info(
             f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
         )
@@ -318,6 +321,19 @@ class TableScreen(Screen[None]):
             if action.kind == "end_turn":
                 await self.send(action)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footer keys only when they can do something."""
+        if action == "results":
+            return self.view is not None and self.view.winner is not None
+        if action == "end_turn":
+            return any(a.kind == "end_turn" for a in self.my_options)
+        return True
+
+    def action_results(self) -> None:
+        """The game-over summary again (with its rematch), after looking at the final table."""
+        if self.view is not None and self.view.winner is not None:
+            self._game_over()
+
     def action_toggle_log(self) -> None:
         self.game_log.toggle_class("-hidden")
 
@@ -328,8 +344,6 @@ class TableScreen(Screen[None]):
     # --- pop-ups -------------------------------------------------------------------------
 
     def _maybe_prompt(self) -> None:
-        from client.screens.prompt import PromptScreen
-
         view = self.view
         if view is None or not self.my_options or view.pending is None:
             return
@@ -347,10 +361,8 @@ class TableScreen(Screen[None]):
             await self.send(action)
 
     def _game_over(self) -> None:
-        from client.screens.game_over import GameOverScreen
-
         assert self.view is not None
-        if isinstance(self.app.screen, Screen) and self.app.screen is not self:
+        if isinstance(self.app.screen, PromptScreen):  # a question the end made moot
             self.app.pop_screen()
         self.app.push_screen(GameOverScreen(self.view, self.i18n), callback=self._after_game)
 

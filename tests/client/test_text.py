@@ -80,7 +80,7 @@ def test_hidden_cards_stay_hidden_in_italian() -> None:
 def test_settings_round_trip_and_flags_override(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
     assert load_settings() == Settings()
-    save_settings(Settings(name="Rosa", lang="it", credentials={"b|r|1": "secret"}))
+    save_settings(Settings(name="Rosa", lang="it"))
     assert load_settings().name == "Rosa"
     assert (tmp_path / "settings.json").stat().st_mode & 0o077 == 0
     args = build_parser().parse_args(["join", "--name", "Carlo", "--broker", "mqtt://h:1"])
