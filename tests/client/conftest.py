@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,6 +29,7 @@ class ThreadedServer:
     def __init__(self, data: Path, port: int) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.data, self.port = data, port
         self.server = EmbeddedServer(data, port=port, bot_delay=0.05)
 
     @property
@@ -39,6 +41,13 @@ class ThreadedServer:
 
     def start(self) -> None:
         self.thread.start()
+        self.run(self.server.start())
+
+    def restart(self) -> None:
+        """Stop broker and host, then start new ones on the same data and port."""
+        self.run(self.server.stop())
+        time.sleep(0.5)
+        self.server = EmbeddedServer(self.data, port=self.port, bot_delay=0.05)
         self.run(self.server.start())
 
     def stop(self) -> None:

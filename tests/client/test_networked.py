@@ -208,3 +208,26 @@ async def test_game_over_and_rematch(host, config_dir, tmp_path, rig, monkeypatc
         await until(pilot, lambda: table.session.room != room and table.view.winner is None,
                     what="the rematch")
         assert table.view.players[table.view.viewer].name == "Ann"
+
+
+async def test_a_dropped_connection_reconnects_and_says_so(host, config_dir, tmp_path) -> None:  # noqa: ANN001, E501
+    app = lobby_app(host.url, config_dir, "Ann")
+    async with Player(host.url, tmp_path / "bob") as bob, app.run_test(size=(100, 30)) as pilot:
+        room = await seat_ann_with(bob, pilot, app)
+        table = table_of(app)
+        await until(pilot, lambda: table.view.pending.seat in (0, 1), what="a human's turn")
+        before = table.view
+        host.restart()  # the broker and the host go away and come back (same data, same port)
+        await until(pilot, lambda: table.status_bar.status == "reconnecting",
+                    what="the drop to show")
+        await until(pilot, lambda: table.status_bar.status == "connected", timeout=30,
+                    what="the reconnection")
+        await until(pilot, lambda: table.view is not before, what="a fresh view")
+        assert table.view.hand == before.hand and table.view.pending == before.pending
+        if before.pending.seat == 0:  # the game goes on where it was
+            view = await bob.my_turn(room)
+            await bob.act(room, view.default)
+        else:
+            await table.send(before.default)
+        await until(pilot, lambda: table.view.pending is None
+                    or table.view.pending.id > before.pending.id, what="the next move")
