@@ -16,6 +16,8 @@ from shared import protocol as p
 
 #: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+#: Publishes in flight at once (aiomqtt warns above 10 pending calls).
+PIPELINE = 10
 
 log = logging.getLogger("bang.connection")
 
@@ -63,11 +65,15 @@ async def _pump(client: aiomqtt.Client, host: Host, stop: asyncio.Event) -> None
     async def outbound() -> None:
         while True:
             await host.has_output.wait()
-            while host.outbox:
-                item = host.outbox[0]
-                await client.publish(item.topic, item.payload, qos=1, retain=item.retain)
-                host.outbox.popleft()
             host.has_output.clear()
+            batch = list(host.outbox)
+            host.outbox.clear()
+            # Pipelined: paho sends in call order, so one seat's updates stay in order, and
+            # each group waits for its acknowledgements once instead of once per message.
+            for start in range(0, len(batch), PIPELINE):
+                await asyncio.gather(*(client.publish(item.topic, item.payload, qos=1,
+                                                      retain=item.retain)
+                                       for item in batch[start : start + PIPELINE]))
 
     tasks = [asyncio.create_task(inbound()), asyncio.create_task(outbound()),
              asyncio.create_task(stop.wait())]

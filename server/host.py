@@ -32,6 +32,7 @@ MAX_ROOMS = 500
 MAX_ROOMS_PER_CLIENT = 5
 MAX_OUTBOX = 20_000
 LOBBY_ROOMS = 100
+READ_ONLY = (p.Hello, p.ListRooms, p.Watch, p.Snapshot)
 
 
 class Outgoing(NamedTuple):
@@ -50,6 +51,8 @@ class Host:
         self.clients = store.clients()
         self.sessions: dict[str, crypto.Session] = {}
         self.limiter = RateLimiter(rate, burst)
+        # Client ids in topics cost nothing to invent: cap clear answers to them all together.
+        self.clear_answers = RateLimiter(rate=100.0, burst=200.0)
         self.log_once = LogOnce()
         self.timers = DecisionTimers()
         self.bots: dict[tuple[str, int], Any] = {}
@@ -68,8 +71,9 @@ class Host:
         self._signed(p.HOST_TOPIC, hello, retain=True)
         self._publish_lobby()
         for room in self.rooms.values():
-            self._publish_room(room, [])
-            self._schedule(room)
+            if room.status != "over":  # finished rooms: snapshots on request only
+                self._publish_room(room, [])
+                self._schedule(room)
 
     def stop(self) -> None:
         self.timers.cancel_all()
@@ -102,9 +106,10 @@ class Host:
             self._refuse(cid, ref, "replay", "request counter is not newer than the last one")
             return
         self.clients[cid] = (request.pub, ref)
-        self.store.save_client(cid, request.pub, ref)
         try:
             message = p.decode_client_message(plain)
+            if not isinstance(message, READ_ONLY):  # replaying those later changes nothing
+                self.store.save_client(cid, request.pub, ref)
             self._dispatch(cid, ref, message)
         except p.ProtocolError as exc:
             self._refuse(cid, ref, exc.code, exc.message)
@@ -376,6 +381,8 @@ class Host:
     def _refuse_clear(self, cid: str, code: str, message: str) -> None:
         """Refuse a message that could not be authenticated: answer in clear, signed."""
         logged = self._log_refusal(cid, code, message)
+        if not self.clear_answers.allow("*"):
+            return
         if logged or code != "rate_limited":  # one notice per window for a flood
             error = p.PublicError(code=code, message=message, n=self._next_n())
             self._signed(p.outbox_topic(cid), error)

@@ -165,7 +165,8 @@ async def _tables(broker: str, tmp: Path, tables: int, seconds: float, host: Any
                 tally.sizes.append(len(payload))
             super()._dispatch(topic, payload)
 
-    remotes = [CountingRemote(broker, config_dir=tmp / "c", key=crypto.ClientKey.generate())
+    remotes = [CountingRemote(broker, config_dir=tmp / "c", key=crypto.ClientKey.generate(),
+                              fingerprint=host.keys.fingerprint)
                for _ in range(4 * tables)]
     for remote in remotes:
         await remote.__aenter__()

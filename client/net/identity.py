@@ -38,10 +38,6 @@ class HostKey(Struct, frozen=True):
     kx_key: bytes
 
 
-class HostKeyMismatch(Exception):
-    """The host at this broker does not have the key pinned on first use."""
-
-
 class KnownHosts:
     """Pinned host keys by broker URL, in a small JSON file."""
 

@@ -30,8 +30,12 @@ Requests (`list_rooms`, `create_room`, `join`, `watch`, `ready`, `start`, `fill_
 message)` on refusal or `TimeoutError`.
 
 Trust: the host's key is pinned per broker URL in `config_dir/known_hosts.json` on first use;
-a different key later is refused (`HostKeyMismatch` is reported as a Status and the client
-does not talk to that host). Pass `fingerprint=` to require a specific host from the start.
+a host with a different key later is never talked to (a `Status(False, reason)` says so and
+the client keeps waiting for the trusted one). Pass `fingerprint=` to require a specific host.
+
+Use one Remote per identity at a time: the MQTT client identifier is the client id, so a
+second connection with the same key takes over the first one's (that is how a seat moves to
+a new process after a drop).
 """
 
 from __future__ import annotations
@@ -48,13 +52,7 @@ from typing import Any
 import aiomqtt
 from msgspec import Struct
 
-from client.net.identity import (
-    HostKey,
-    HostKeyMismatch,
-    KnownHosts,
-    default_config_dir,
-    load_or_create_key,
-)
+from client.net.identity import HostKey, KnownHosts, default_config_dir, load_or_create_key
 from shared import crypto
 from shared import protocol as p
 from shared.model import Action
@@ -108,6 +106,7 @@ class Remote:
         self._send_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._refused: set[str] = set()
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -151,9 +150,6 @@ class Remote:
                         reader.cancel()
             except (aiomqtt.MqttError, TimeoutError, RemoteError) as exc:
                 self._link_down(str(exc))
-            except HostKeyMismatch as exc:
-                self._link_down(str(exc))
-                return
             if self._closing:
                 return
             await asyncio.sleep(backoff)
@@ -175,9 +171,9 @@ class Remote:
                                return_when=asyncio.FIRST_COMPLETED)
             known.cancel()
             if reader.done():
-                reader.result()  # HostKeyMismatch, or the link's error
+                reader.result()  # the link's error
             if not self._host_known.is_set():
-                raise TimeoutError("no host announced itself on this broker")
+                raise TimeoutError("no trusted host announced itself on this broker")
         welcome = await self._request(p.Hello())
         self.seats = {ref.room: ref.seat for ref in welcome.seats}
         for room in self.watching:
@@ -199,14 +195,19 @@ class Remote:
     # --- trust -----------------------------------------------------------------------------
 
     def _trust(self, key: HostKey) -> None:
-        if self.required_fingerprint and key.fingerprint != self.required_fingerprint:
-            raise HostKeyMismatch(f"host fingerprint {key.fingerprint} is not the required "
-                                  f"{self.required_fingerprint}")
-        if not self.known_hosts.check(self.broker, key):
-            raise HostKeyMismatch(
-                f"the host at {self.broker} presents {key.fingerprint}, not the key pinned "
-                f"in {self.known_hosts.path}: refusing to talk to it"
-            )
+        """Adopt `key` if it is the required one, the pinned one, or the first one seen.
+        Any other key is reported (once) and ignored: it may be a stale retained announce
+        from an earlier host, or an impostor; either way we never talk to it."""
+        if self.required_fingerprint:
+            trusted = key.fingerprint == self.required_fingerprint
+        else:
+            trusted = self.known_hosts.check(self.broker, key)
+        if not trusted:
+            if key.fingerprint not in self._refused:
+                self._refused.add(key.fingerprint)
+                self._queue.put_nowait(Status(False, f"ignoring a host with key "
+                                                     f"{key.fingerprint}: not the trusted one"))
+            return
         if self.host is None or self.host.fingerprint != key.fingerprint:
             self.host = key
             self._session = crypto.Session.for_client(self.key, key.kx_key)

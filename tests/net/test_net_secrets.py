@@ -144,3 +144,31 @@ async def test_forged_and_replayed_actions_are_refused(running_host, tmp_path: P
         assert state.actions == actions
     for player in [*table, intruder]:
         await player.close()
+
+
+async def test_a_pinned_client_never_talks_to_another_host(broker_url: str,
+                                                           tmp_path: Path) -> None:
+    from netkit import RunningHost
+
+    first = RunningHost(broker_url, tmp_path / "first.sqlite3")
+    await first.start()
+    player = await Player(broker_url, tmp_path / "me").open()  # pins the first host
+    await player.close()
+    await first.stop()
+    impostor = RunningHost(broker_url, tmp_path / "impostor.sqlite3")  # new keys
+    host = await impostor.start()
+    try:
+        back = Player(broker_url, tmp_path / "me")
+        await back.remote.__aenter__()
+        status = await asyncio.wait_for(anext(aiter(back.remote.updates())), 10)
+        assert not status.connected and host.keys.fingerprint in status.reason
+        assert back.remote.host is not None  # still the pinned key
+        assert back.remote.host.fingerprint != host.keys.fingerprint
+        try:
+            await back.remote.wait_connected(timeout=1.0)
+            raise AssertionError("connected to an impostor")
+        except TimeoutError:
+            pass
+        await back.remote.close()
+    finally:
+        await impostor.stop()
