@@ -59,10 +59,14 @@ class ScoringBot:
 
 
 class NormalBot(ScoringBot):
+    """Reads roles from behaviour, weighs every play; noise only breaks ties."""
+
     skill = Skill(infer=True, careful=True, noise=0.05)
 
 
 class EasyBot(ScoringBot):
+    """Knows only the roles on the table, plays what looks useful, and often errs."""
+
     skill = Skill(infer=False, careful=False, noise=1.5)
 
 
@@ -92,7 +96,9 @@ def _respond_shot(sit: Situation, action: Action, careful: bool) -> float:
         missed_left = sum(1 for o in sit.view.options if o.kind == "missed")
         if missed_left < sit.view.pending.needed:
             return -1.0  # cannot cancel it: keep the cards
-        return 5.0 - 0.3 * keep_value(sit, action.card) if careful else 3.0
+        if not careful:
+            return 8.0 if sit.low else 3.0  # may forget to dodge, but not at death's door
+        return 5.0 - 0.3 * keep_value(sit, action.card)
     if kind == "sid":
         return -1.0  # if the hit is fatal, Sid heals in the dying decision instead
     return 0.0

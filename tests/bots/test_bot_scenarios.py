@@ -17,9 +17,10 @@ SEEDS = range(5)
 HOSTILE = ("bang", "duel", "cat_balou", "panic", "jail")
 
 
+@pytest.mark.parametrize("bot_kind", [NormalBot, EasyBot])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_plays_missed_against_a_bang_at_one_life(seed):
-    bot = NormalBot(seed)
+def test_plays_missed_against_a_bang_at_one_life(bot_kind, seed):
+    bot = bot_kind(seed)
     table = BotTable(FOUR, bots={1: bot}, turn=0, seed=seed,
                      hands={0: ["BANG! A♠"], 1: ["Missed! 2♠", "BANG! 2♦", "Panic! J♥"]},
                      life={1: 1})
