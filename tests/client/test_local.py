@@ -109,3 +109,28 @@ async def test_light_theme_and_no_color(monkeypatch) -> None:  # noqa: ANN001
         assert not app.current_theme.dark
         await pilot.press("t")
         assert app.current_theme.dark
+
+
+async def test_mouse_picks_a_card_and_a_target() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        hand = table.hand
+        await until(pilot, lambda: hand.cards and hand.size.width, what="the hand drawn")
+        await pilot.pause()
+        await pilot.click(hand, offset=(len("Your hand: ") + 2, 0))  # on "1 BANG! A♠"
+        await until(pilot, lambda: table.selected == card("BANG! A♠"), what="the click")
+        targets = [a.target for a in table.panel.actions]
+        seat = next(p for p in table.query(SeatPanel) if p.seat == targets[-1])
+        await pilot.click(seat)
+        assert table.panel.option_list.highlighted == len(targets) - 1
+        assert seat.has_class("-aimed")
+
+
+async def test_command_palette_offers_the_table_commands() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        titles = {c.title for c in app.get_system_commands(table_of(app))}
+        assert {"End turn", "Toggle game log", "Show help", "Toggle light/dark theme"} <= titles
