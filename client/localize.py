@@ -23,6 +23,7 @@ _FOOTER_IT = {
     "Start": "Inizia",
     "Theme": "Tema",
     "Results": "Risultati",
+    "Lobby": "Sala",
     "palette": "comandi",
 }
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shared.bots.random_bot import RandomBot
+from shared.bots import make_bot
 from shared.describe import describe
 from shared.engine import IllegalAction, apply, start_game
 from shared.events import redact
@@ -96,11 +96,12 @@ class LocalTable:
     seat: int | None = 0  # the human's seat; None: watch bots play
     bot_delay: float = 0.6  # seconds a bot "thinks", so a person can follow the table
     timeout: float | None = None  # seconds for the human's decisions; None: no limit
+    bot: str = "normal"  # a kind from shared.bots.BOT_KINDS
     scenario: Scenario | None = None  # a rigged table for the first game (tests)
 
 
 class LocalSession(Session):
-    """The engine in this process; bots (RandomBot) decide for every other seat."""
+    """The engine in this process; bots decide for every other seat."""
 
     def __init__(self, table: LocalTable, room: str = "local") -> None:
         super().__init__()
@@ -163,7 +164,7 @@ class LocalSession(Session):
         """Ask whoever must decide, apply, publish; until somebody wins."""
         assert self.state is not None
         bots = {
-            seat: RandomBot(self.table.setup.seed * 31 + seat + self._game)
+            seat: make_bot(self.table.bot, self.table.setup.seed * 31 + seat + self._game)
             for seat in range(len(self.state.players))
             if seat != self.seat
         }

@@ -6,6 +6,7 @@ import argparse
 import socket
 
 from client.commands.common import add_display_flags, settings_for
+from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
 EXAMPLES = """examples:
@@ -33,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="characters: all 26 or the 16 of the base game")
     parser.add_argument("--timeout", type=float, default=0,
                         help="seconds for each of your decisions; 0 (default) means no limit")
+    parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
+                        help="how the bots play (default: normal)")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds each bot waits before acting, so you can follow")
     parser.add_argument("--lan", action="store_true",
@@ -88,6 +91,7 @@ def offline_session(args: argparse.Namespace, name: str):
         setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool),
         bot_delay=args.bot_delay,
         timeout=args.timeout or None,
+        bot=args.bots,
     )
     return LocalSession(table)
 
@@ -97,7 +101,8 @@ def hosted_session(args: argparse.Namespace, name: str):  # noqa: ANN201
     from shared import protocol as p
 
     server = embedded_server(args)
-    options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout)
+    options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout,
+                            bot=args.bots)
     return HostedSession(server, play_profile(), name, options)
 
 
@@ -131,7 +136,7 @@ def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
     line = f"bang join --broker mqtt://{lan_address()}:{server.port}"
     print(f"Friends on your LAN can join with:\n  {line}")
     form = RoomForm(name=f"{settings.name}'s table", players=args.players, pool=args.pool,
-                    timeout=args.timeout, bots=False)
+                    timeout=args.timeout, bots=False, bot=args.bots)
 
     def lobby(app: BangApp) -> LobbyScreen:
         assert server.host is not None

@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from client.i18n import I18n
 from client.localize import localize_bindings
+from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -22,6 +23,7 @@ class RoomForm:
     pool: str
     timeout: float
     bots: bool  # start at once with bots in the free seats
+    bot: str = "normal"  # how those bots play
 
 
 class CreateRoomScreen(ModalScreen[RoomForm | None]):
@@ -55,7 +57,10 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
                 with Vertical():
                     yield Label(t("timeout"))
                     yield Input("60", id="timeout", type="integer", max_length=4)
-            yield Checkbox(t("bots"), value=True, id="bots")
+            with Horizontal(classes="form-row"):
+                yield Checkbox(t("bots"), value=True, id="bots")
+                yield Select([(kind, kind) for kind in BOT_KINDS], value="normal",
+                             allow_blank=False, id="bot-kind")
             with Horizontal(id="create-buttons"):
                 yield Button(t("create_room"), id="ok", variant="primary")
                 yield Button(t("back"), id="cancel")
@@ -78,4 +83,5 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
             pool=str(self.query_one("#pool", Select).value),
             timeout=min(3600.0, float(timeout_text or 0)),
             bots=self.query_one("#bots", Checkbox).value,
+            bot=str(self.query_one("#bot-kind", Select).value),
         ))

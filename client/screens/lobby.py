@@ -251,6 +251,7 @@ class LobbyScreen(Screen[None]):
             return None
         info = await self._request(self.remote.create_room(
             form.name, seats=form.players, pool=form.pool, turn_timeout=form.timeout,
+            bot=form.bot,
         ))
         if not isinstance(info, p.RoomInfo):
             return None

@@ -21,6 +21,7 @@ from client.localize import localize_bindings
 from client.net import RemoteError
 from client.render import describe_action, describe_decision, player_name
 from client.screens.game_over import GameOverScreen
+from client.screens.lobby import LobbyScreen
 from client.screens.prompt import PromptScreen
 from client.session import Refused, Session, StatusChanged, ViewUpdate
 from client.widgets.choices import ChoicePanel
@@ -54,6 +55,7 @@ class TableScreen(Screen[None]):
         Binding("p", "prompt", "Prompt", show=False),
         Binding("l", "toggle_log", "Log"),
         Binding("o", "results", "Results"),
+        Binding("b", "lobby", "Lobby"),
     ]
 
     def __init__(self, session: Session, i18n: I18n) -> None:
@@ -327,7 +329,20 @@ class TableScreen(Screen[None]):
             return self.view is not None and self.view.winner is not None
         if action == "end_turn":
             return any(a.kind == "end_turn" for a in self.my_options)
+        if action == "lobby":
+            return self._from_lobby()
         return True
+
+    def _from_lobby(self) -> bool:
+        stack = self.app.screen_stack
+        return self in stack and stack.index(self) > 0 and \
+            isinstance(stack[stack.index(self) - 1], LobbyScreen)
+
+    async def action_lobby(self) -> None:
+        """Back to the lobby. A seat is kept: choosing the room again returns to it."""
+        if self._from_lobby():
+            await self.session.close()
+            self.dismiss()
 
     def action_results(self) -> None:
         """The game-over summary again (with its rematch), after looking at the final table."""
