@@ -148,8 +148,9 @@ class DoorServer:
         for session in sessions:
             session.end("The game server is shutting down. Thanks for playing!")
         if sessions:
-            # Until each channel is closed, or the goodbye may still sit in a send buffer.
-            waits = [asyncio.ensure_future(s.closed.wait()) for s in sessions]
+            # Until each client is gone and each channel closed (so no goodbye is left behind
+            # in a send buffer).
+            waits = [asyncio.ensure_future(s.finished()) for s in sessions]
             await asyncio.wait(waits, timeout=_SHUTDOWN_GRACE)
             for wait in waits:
                 wait.cancel()

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import asyncssh
 
 from server.ssh_door.caps import SessionCaps
+from server.ssh_door.childlog import ChildLog
 from server.ssh_door.config import ChildRequest, DoorConfig
 from server.ssh_door.environment import build_env
 from server.ssh_door.identity import Identity, Profile
@@ -27,7 +28,6 @@ NO_PTY_MESSAGE = (
     "Connect from a terminal with plain `ssh -p PORT HOST`: no -T, no command.\r\n"
 )
 _READ_SIZE = 65536
-_CHILD_LOG_LIMIT = 256 * 1024  # bytes of client log kept per session; the rest is dropped
 _DRAIN_TIMEOUT = 3.0  # seconds to wait for the last output after the client exits
 
 
@@ -67,8 +67,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._reading_output = False
         self._output_done = asyncio.Event()
         self._stop_requested = asyncio.Event()
-        self._log_buffer = bytearray()
-        self._log_bytes = 0
+        self._child_log: ChildLog | None = None
         self._last_input = time.monotonic()
         self._farewell = ""
         #: Set when the channel is closed: the goodbye and exit status have reached the client.
@@ -143,6 +142,12 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     # --- the session ---------------------------------------------------------------------------
 
+    async def finished(self) -> None:
+        """Until the client and everything it started are gone and the channel is closed."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+        await self.closed.wait()
+
     def end(self, farewell: str) -> None:
         """Stop the client (the player left, idled out, or the server is stopping)."""
         if farewell and not self._farewell:
@@ -197,7 +202,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         loop = asyncio.get_running_loop()
         loop.add_reader(child.master_fd, self._on_output)
         self._reading_output = True
-        loop.add_reader(child.log_fd, self._read_child_log)
+        self._child_log = ChildLog(child.log_fd, f"{self._address} [{self.identity.name}]")
+        loop.add_reader(child.log_fd, self._on_child_log)
         self.child = child
         self._live = True
         self._flush_input()
@@ -216,7 +222,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             loop = asyncio.get_running_loop()
             loop.remove_writer(child.master_fd)
             loop.remove_reader(child.log_fd)
-            while self._read_child_log():
+            while self._child_log is not None and self._child_log.read():
                 pass
             self._live = False
             os.close(child.master_fd)
@@ -302,28 +308,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             if self._chan is not None and self._channel_open:
                 self._chan.resume_reading()
 
-    def _read_child_log(self) -> bool:
-        """Copy the client's log lines (crash reports included) into the server's log.
-        False once there is nothing more to read for now."""
-        assert self.child is not None
-        try:
-            data = os.read(self.child.log_fd, _READ_SIZE)
-        except BlockingIOError:
-            return False
-        except OSError:
-            data = b""
-        at_end = not data
-        if at_end:
-            asyncio.get_running_loop().remove_reader(self.child.log_fd)
-            data = b"\n"  # flush a last unterminated line
-        elif self._log_bytes >= _CHILD_LOG_LIMIT:
-            return True
-        self._log_bytes += len(data)
-        self._log_buffer += data
-        *lines, rest = self._log_buffer.split(b"\n")
-        self._log_buffer = bytearray(rest)
-        for line in lines:
-            if line:
-                log.warning("%s [%s] client: %s", self._address, self.identity.name,
-                            line.decode("utf-8", "replace"))
-        return not at_end
+    def _on_child_log(self) -> None:
+        assert self._child_log is not None
+        self._child_log.read()
+        if self._child_log.at_end:
+            asyncio.get_running_loop().remove_reader(self._child_log.fd)

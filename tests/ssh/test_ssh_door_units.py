@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -10,11 +12,12 @@ import asyncssh
 import pytest
 
 from client.commands import ssh_serve
+from server.ssh_door import childlog
 from server.ssh_door.caps import SessionCaps
 from server.ssh_door.config import AuthMode, ChildRequest, join_command
 from server.ssh_door.environment import DEFAULT_TERM, build_env
 from server.ssh_door.identity import Identity, sanitize_name
-from server.ssh_door.terminal import ModeTracker, usable_size
+from server.ssh_door.terminal import ModeTracker, set_window_size, usable_size
 
 
 @pytest.mark.parametrize(("user", "name"), [
@@ -62,6 +65,40 @@ def test_zero_size_falls_back_to_80x24() -> None:
     assert usable_size(0, 0) == (80, 24)
     assert usable_size(132, 0) == (80, 24)
     assert usable_size(132, 43) == (132, 43)
+
+
+@pytest.mark.parametrize(("asked", "got"), [((0, 0), (80, 24)), ((120, 40), (120, 40))])
+def test_window_size_reaches_the_pty(asked: tuple[int, int], got: tuple[int, int]) -> None:
+    master, slave = os.openpty()
+    try:
+        set_window_size(master, *asked)
+        assert os.get_terminal_size(slave) == got
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_child_log_lines_go_to_the_server_log(caplog, monkeypatch) -> None:
+    monkeypatch.setattr(childlog, "LIMIT", 1000)  # small enough to overflow through a pipe
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    child_log = childlog.ChildLog(read_end, "1.2.3.4 [rosa]")
+    os.write(write_end, b"first line\nTraceback: sec")
+    with caplog.at_level(logging.WARNING, "server.ssh_door"):
+        assert child_log.read() and not child_log.read()  # then nothing more for now
+        os.write(write_end, b"ond part\n")
+        for _ in range(20):
+            os.write(write_end, b"flood " * 100 + b"\n")
+            child_log.read()
+        os.close(write_end)
+        while child_log.read():
+            pass
+    os.close(read_end)
+    assert child_log.at_end
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[:2] == ["1.2.3.4 [rosa] client: first line",
+                         "1.2.3.4 [rosa] client: Traceback: second part"]
+    assert 1 <= sum("flood" in line for line in lines) <= 2  # the rest of the flood was cut
 
 
 def test_environment_is_built_from_scratch(tmp_path: Path, monkeypatch) -> None:
