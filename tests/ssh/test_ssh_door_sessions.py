@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -37,6 +38,10 @@ def assert_confined(pid: int, limits: SessionLimits) -> None:
         for name, value in expected.items():
             if line.startswith(name):
                 assert line[len(name):].split()[:2] == [str(value)] * 2, line
+    # No door descriptor leaked in: no pty master (its own or another session's).
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            assert os.readlink(fd) != "/dev/ptmx", f"fd {fd.name} of the client is a pty master"
 
 
 def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux,
@@ -70,7 +75,7 @@ def test_connect_see_resize_quit_restores_terminal(start, ssh: Ssh, tmux: Tmux,
 
 
 def test_two_sessions_and_a_crash_touches_only_its_own(start, ssh: Ssh, tmux: Tmux,
-                                                       door_log) -> None:
+                                                       door_log, base_config) -> None:
     door = start()
     tmux.open("one", ssh.argv(door.port, "one"), 80, 24)
     tmux.open("two", ssh.argv(door.port, "two"), 80, 24)
@@ -79,6 +84,8 @@ def test_two_sessions_and_a_crash_touches_only_its_own(start, ssh: Ssh, tmux: Tm
     children = wait_until(lambda: c if len(c := door.children()) == 2 else None,
                           "two client processes")
     assert len({pid for pid, _, _ in children}) == 2
+    for pid, _, _ in children:
+        assert_confined(pid, base_config.limits)
 
     tmux.send("one", "x")  # the test app raises with a local variable in its frame
     screen = tmux.wait_for("one", "SSH-EXIT=1")
