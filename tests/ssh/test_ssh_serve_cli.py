@@ -55,13 +55,14 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
 
     def run(*options: str) -> Served:
         port, mqtt_port = free_port(), free_port()
+        if "--broker" not in options:
+            options = ("--mqtt-port", str(mqtt_port), *options)
         env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
         output = tmp_path / "server.out"
         with output.open("w") as sink:
             process = subprocess.Popen(
                 [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
-                 "--port", str(port), "--mqtt-port", str(mqtt_port),
-                 "--data", str(tmp_path / "door"), *options],
+                 "--port", str(port), "--data", str(tmp_path / "door"), *options],
                 stdout=sink, stderr=subprocess.STDOUT, env=env,
             )
         served = Served(process, port, mqtt_port, output)
@@ -125,3 +126,29 @@ def test_the_same_key_gets_its_seat_back(serve, ssh: Ssh, tmux: Tmux) -> None:
 
     tmux.open("back", ssh.argv(server.port, "rosa", key=key))
     tmux.wait_for("back", "rosa (you)")
+
+
+def test_a_door_in_front_of_a_host_that_runs_elsewhere(serve, ssh: Ssh, tmux: Tmux,
+                                                      tmp_path: Path) -> None:
+    mqtt_port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "host-data")}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "client.cli", "host", "--port", str(mqtt_port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )
+    try:
+        wait_until(lambda: host.poll() is not None or _listening(mqtt_port), "the host's broker")
+        assert host.poll() is None
+        server = serve("--broker", f"mqtt://127.0.0.1:{mqtt_port}")
+        tmux.open("rosa", ssh.argv(server.port, "rosa"))
+        tmux.wait_for("rosa", f"Lobby · mqtt://127.0.0.1:{mqtt_port}")
+        wait_until(lambda: "connected" in map(str.strip, tmux.screen("rosa").splitlines()),
+                   "the client to report that it is connected to the host")
+    finally:
+        host.terminate()
+        host.wait(WAIT)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
