@@ -101,18 +101,26 @@ class Host:
             self._refuse_clear(cid, "bad_box", str(exc))
             return
         ref = request.ctr
+        try:
+            message: p.ClientMessage | None = p.decode_client_message(plain)
+        except p.ProtocolError as exc:
+            message, invalid = None, exc
+        if isinstance(message, p.Bye):
+            self._presence(cid, False)
+            return
         known = self.clients.get(cid)
         if known is not None and ref <= known[1]:
             self._refuse(cid, ref, "replay", "request counter is not newer than the last one")
             return
         self.clients[cid] = (request.pub, ref)
+        if message is None:
+            self._refuse(cid, ref, invalid.code, invalid.message)
+            return
+        self._presence(cid, True)
         try:
-            message = p.decode_client_message(plain)
             if not isinstance(message, READ_ONLY):  # replaying those later changes nothing
                 self.store.save_client(cid, request.pub, ref)
             self._dispatch(cid, ref, message)
-        except p.ProtocolError as exc:
-            self._refuse(cid, ref, exc.code, exc.message)
         except RoomError as exc:
             self._refuse(cid, ref, exc.code, exc.message)
         except IllegalAction as exc:
@@ -120,6 +128,19 @@ class Host:
         except Exception:
             log.exception("internal error on a request from %s", cid)
             self._refuse(cid, ref, "internal", "the host failed on this request")
+
+    def _presence(self, cid: str, online: bool) -> None:
+        """Mark the client's seats online or offline; the rooms concerned are re-published."""
+        for room in self.rooms.values():
+            if room.status == "over" or room.seat_of(cid) is None or \
+                    (cid in room.online) == online:
+                continue
+            if online:
+                room.online.add(cid)
+            else:
+                room.online.discard(cid)
+                log.info("room %s seat %d: went away", room.id, room.seat_of(cid))
+            self._commit(room, [])
 
     def _session(self, cid: str, pub: bytes) -> crypto.Session:
         session = self.sessions.get(cid)
@@ -152,9 +173,6 @@ class Host:
             seat = room.seat_of(cid)
             if seat is not None:
                 seats.append(p.SeatRef(room=room.id, seat=seat))
-                if cid not in room.online:
-                    room.online.add(cid)
-                    self._lobby_changed()
         self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
         for ref_ in seats:
             self._send_private(self.rooms[ref_.room], ref_.seat, cid, [])
@@ -216,7 +234,6 @@ class Host:
             raise RoomError("not_seated", "only a seated player may act in this room")
         if room.status != "playing" or room.state is None:
             raise RoomError("not_playing", "the game is not running")
-        room.online.add(cid)
         self._apply(room, seat, message.action, message.decision)
         self._reply(cid, p.Ok(ref=ref, seat=seat))
 

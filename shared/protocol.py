@@ -133,6 +133,12 @@ class Hello(_Msg, tag="hello"):
     """First message after (re)connecting: the reply lists the seats this client holds."""
 
 
+class Bye(_Msg, tag="bye"):
+    """Going away: sent on a clean close, and set as the MQTT will so the broker sends it when
+    the connection drops. Exempt from the counter order (a will is sealed when connecting):
+    it only marks the client offline until its next request."""
+
+
 class ListRooms(_Msg, tag="list"):
     pass
 
@@ -200,7 +206,7 @@ class Handover(_Msg, tag="handover"):
 
 
 ClientMessage = (
-    Hello | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave | Act
+    Hello | Bye | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave | Act
     | Snapshot | Handover
 )
 

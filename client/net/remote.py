@@ -118,7 +118,13 @@ class Remote:
         await self.close()
 
     async def close(self) -> None:
+        """Say goodbye (the seats stay ours, marked offline) and disconnect."""
         self._closing = True
+        client = self._client
+        if client is not None and self._session is not None:
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                async with asyncio.timeout(2):
+                    await client.publish(p.inbox_topic(self.cid), self._bye(), qos=1)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -133,10 +139,14 @@ class Remote:
             yield await self._queue.get()
 
     async def _run(self) -> None:
+        pinned = self.known_hosts.get(self.broker)
+        if pinned is not None:  # known before connecting: the will can be sealed
+            self._trust(pinned)
         backoff = 0.2
         while not self._closing:
             try:
-                async with _mqtt_client(self.address, self.cid) as client:
+                will = self._bye() if self._session is not None else None
+                async with _mqtt_client(self.address, self.cid, will) as client:
                     self._client = client
                     await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC,
                                           p.LOBBY_TOPIC,
@@ -162,9 +172,6 @@ class Remote:
                 raise RemoteError("refused", f"the broker refused the subscription {topic}")
 
     async def _greet(self, reader: asyncio.Task[None]) -> None:
-        pinned = self.known_hosts.get(self.broker)
-        if pinned is not None and self.host is None:
-            self._trust(pinned)
         if not self._host_known.is_set():  # wait for the retained HostHello
             known = asyncio.create_task(self._host_known.wait())
             await asyncio.wait({known, reader}, timeout=self.request_timeout,
@@ -301,19 +308,28 @@ class Remote:
 
     # --- outbound --------------------------------------------------------------------------
 
+    def _seal(self, message: p.ClientMessage) -> tuple[int, bytes]:
+        assert self._session is not None
+        self._ctr = crypto.next_counter(self._ctr)
+        box = crypto.seal(self._session.to_host, p.encode(message),
+                          p.request_aad(self.cid, self._ctr))
+        envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=self._ctr, box=box)
+        return self._ctr, p.encode(envelope)
+
+    def _bye(self) -> bytes:
+        """The sealed Bye, also registered as the MQTT will (host key known beforehand)."""
+        return self._seal(p.Bye())[1]
+
     async def _request(self, message: p.ClientMessage) -> Any:
         client, session = self._client, self._session
         if client is None or session is None:
             raise RemoteError("disconnected", "not connected to the host")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         async with self._send_lock:
-            self._ctr = crypto.next_counter(self._ctr)
-            ctr = self._ctr
-            box = crypto.seal(session.to_host, p.encode(message), p.request_aad(self.cid, ctr))
-            envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=ctr, box=box)
+            ctr, envelope = self._seal(message)
             self._pending[ctr] = future
             try:
-                await client.publish(p.inbox_topic(self.cid), p.encode(envelope), qos=1)
+                await client.publish(p.inbox_topic(self.cid), envelope, qos=1)
             except aiomqtt.MqttError as exc:
                 self._pending.pop(ctr, None)
                 raise RemoteError("disconnected", str(exc)) from exc
@@ -370,12 +386,12 @@ class Remote:
         await self.request(p.Handover(room=room, seat=seat))
 
 
-def _mqtt_client(address: p.BrokerAddress, cid: str) -> aiomqtt.Client:
+def _mqtt_client(address: p.BrokerAddress, cid: str, will: bytes | None) -> aiomqtt.Client:
     """The MQTT client identifier is the client id, so that broker ACLs can confine each
     client to its own topics (docs/mosquitto/bang.acl)."""
     return aiomqtt.Client(
         address.host, address.port, username=address.username, password=address.password,
-        identifier=cid,
+        identifier=cid, will=aiomqtt.Will(p.inbox_topic(cid), will, qos=1) if will else None,
         protocol=aiomqtt.ProtocolVersion.V311, clean_session=True, keepalive=30,
         socket_options=NO_DELAY,
         tls_context=ssl.create_default_context() if address.tls else None,

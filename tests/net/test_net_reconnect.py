@@ -3,6 +3,9 @@ hands the seat to a bot; the host and the clients ride out a broker restart."""
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ from client.net import Status
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_client_drops_and_reclaims_its_seat(running_host, tmp_path: Path) -> None:
@@ -24,7 +29,8 @@ async def test_client_drops_and_reclaims_its_seat(running_host, tmp_path: Path) 
     table[1] = await Player(running_host.url, tmp_path / "client1").open()  # same key dir
     assert table[1].remote.seats == {room: 1}
     snapshot = await table[1].until(lambda u: isinstance(u, p.PrivateUpdate))
-    assert (snapshot.seat, snapshot.seq) == (1, before.seq)
+    # Only the seat's presence changed meanwhile (offline, online): two room changes.
+    assert (snapshot.seat, snapshot.seq) == (1, before.seq + 2)
     assert p.encode(snapshot.view) == p.encode(before.view)
     while await step(table, room, bots):
         pass
@@ -91,3 +97,54 @@ async def test_everyone_rides_out_a_broker_restart(tmp_path: Path) -> None:
     finally:
         await host.stop()
         broker.stop()
+
+
+async def eventually(condition, timeout: float = 15.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+async def test_presence_follows_clean_closes_and_dropped_processes(running_host,
+                                                                   tmp_path: Path) -> None:
+    table, room = await seat_table(running_host.url, tmp_path, turn_timeout=0)
+    live = running_host.host.rooms[room]
+
+    def online(seat: int) -> bool:
+        return live.info().seats[seat].online
+
+    assert all(online(seat) for seat in range(4))
+    await table[1].close()  # a clean close says Bye
+    await eventually(lambda: not online(1))
+    # A process that dies without a word: the broker delivers its will.
+    script = (
+        "import asyncio, os, sys\n"
+        "from pathlib import Path\n"
+        "from client.net import Remote\n"
+        "async def main():\n"
+        "    remote = Remote(sys.argv[1], config_dir=Path(sys.argv[2]))\n"
+        "    await remote.__aenter__()\n"
+        "    await remote.wait_connected()\n"
+        "    print('up', flush=True)\n"
+        "    sys.stdin.readline()\n"
+        "    os._exit(0)\n"
+        "asyncio.run(main())\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script, running_host.url,
+                             str(tmp_path / "client1")], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert await asyncio.to_thread(proc.stdout.readline) == "up\n"
+        await eventually(lambda: online(1))
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        await asyncio.to_thread(proc.wait, 15)
+        await eventually(lambda: not online(1))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # Everyone else learns it from the lobby.
+    await eventually(lambda: not [r for r in table[0].remote.lobby if r.id == room][0]
+                     .seats[1].online)
+    for player in table:
+        await player.close()
