@@ -4,6 +4,8 @@ player driven through the same network library the app uses."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,12 +13,50 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from client.app import BangApp
+from client.embedded import EmbeddedServer
 from client.net import Remote
 from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.screens.table import TableScreen
 from shared import protocol as p
 from shared.model import Action
 from shared.views import TableView
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ThreadedServer:
+    def __init__(self, data: Path, port: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.data, self.port = data, port
+        self.server = EmbeddedServer(data, port=port, bot_delay=0.05)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def run(self, coro, timeout: float = 15):  # noqa: ANN001, ANN201
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.run(self.server.start())
+
+    def restart(self) -> None:
+        """Stop broker and host, then start new ones on the same data and port."""
+        self.run(self.server.stop())
+        time.sleep(0.5)
+        self.server = EmbeddedServer(self.data, port=self.port, bot_delay=0.05)
+        self.run(self.server.start())
+
+    def stop(self) -> None:
+        self.run(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
 
 
 def lobby_app(url: str, config: Path, name: str, intent: LobbyIntent | None = None,

@@ -8,8 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from client_helpers import lobby_app, table_of
-from conftest import ThreadedServer
+from client_helpers import ThreadedServer, lobby_app, table_of
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
