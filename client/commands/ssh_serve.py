@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,6 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server.main import setup_logging
+    from server.ssh_door import DoorStartError
     from server.ssh_door.hostkey import HostKeyError
 
     if args.broker and args.mqtt_port != 1883:
@@ -88,13 +90,13 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     if not args.verbose:
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    if os.geteuid() == 0:
+        log.warning("running as root: every player's client runs as root too; "
+                    "prefer a dedicated user (see docs/SSH.md)")
     try:
         return asyncio.run(_serve(args))
-    except HostKeyError as exc:
+    except (HostKeyError, DoorStartError) as exc:
         print(f"bang ssh-serve: {exc}", file=sys.stderr)
-    except OSError as exc:
-        print(f"bang ssh-serve: cannot listen on port {args.port}: {exc.strerror or exc}",
-              file=sys.stderr)
     return 1
 
 

@@ -5,6 +5,9 @@ One asyncssh server; each SSH session gets its own pseudo-terminal and its own c
 """
 
 from server.ssh_door.config import AuthMode, DoorConfig, SessionLimits
-from server.ssh_door.server import DoorServer, serve, start_door
+from server.ssh_door.server import DoorServer, DoorStartError, serve, start_door
 
-__all__ = ["AuthMode", "DoorConfig", "DoorServer", "SessionLimits", "serve", "start_door"]
+__all__ = [
+    "AuthMode", "DoorConfig", "DoorServer", "DoorStartError", "SessionLimits", "serve",
+    "start_door",
+]

@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 _SHUTDOWN_GRACE = 10.0  # seconds for the clients to go when the server stops
 
 
+class DoorStartError(Exception):
+    """The door could not listen (port taken, address not local, no permission)."""
+
+
 class DoorConnection(asyncssh.SSHServer):
     """One SSH connection: who logged in, and a `DoorSession` for each session channel."""
 
@@ -124,7 +128,14 @@ class DoorServer:
         return int(self._acceptor.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
-        self._acceptor = await asyncssh.create_server(
+        try:
+            self._acceptor = await self._listen()
+        except OSError as exc:
+            where = f"{self.config.bind or 'all interfaces'} port {self.config.port}"
+            raise DoorStartError(f"cannot listen on {where}: {exc.strerror or exc}") from exc
+
+    async def _listen(self) -> asyncssh.SSHAcceptor:
+        return await asyncssh.create_server(
             lambda: DoorConnection(self),
             self.config.bind,
             self.config.port,

@@ -152,3 +152,29 @@ def test_a_door_in_front_of_a_host_that_runs_elsewhere(serve, ssh: Ssh, tmux: Tm
 def _listening(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def run_cli(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+    return subprocess.run(
+        [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
+         "--mqtt-port", str(free_port()), "--data", str(tmp_path / "door"), *options],
+        capture_output=True, text=True, timeout=WAIT, env=env,
+    )
+
+
+def test_startup_problems_are_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli(tmp_path, "--port", str(port))
+    assert result.returncode == 1
+    assert f"bang ssh-serve: cannot listen on 127.0.0.1 port {port}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+    key = tmp_path / "door" / "ssh_host_ed25519_key"
+    key.chmod(0o640)  # created by the first attempt
+    result = run_cli(tmp_path, "--port", str(free_port()))
+    assert result.returncode == 1
+    assert "chmod 600" in result.stderr and "Traceback" not in result.stderr
