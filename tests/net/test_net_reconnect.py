@@ -148,3 +148,20 @@ async def test_presence_follows_clean_closes_and_dropped_processes(running_host,
                      .seats[1].online)
     for player in table:
         await player.close()
+
+
+async def test_a_sequence_gap_asks_for_a_snapshot(running_host, tmp_path: Path) -> None:
+    table, room = await seat_table(running_host.url, tmp_path, turn_timeout=0)
+    bots = [RandomBot(i) for i in range(4)]
+    for _ in range(3):
+        await step(table, room, bots)
+    seen = table[2].last(room).seq
+    table[2].remote._seq[room] = seen - 3  # as if updates seen-2 .. seen were lost
+
+    def copies(seq: int) -> int:
+        return sum(isinstance(u, p.PrivateUpdate) and u.seq == seq for u in table[2].updates)
+
+    await step(table, room, bots)  # update seen+1 arrives after a gap: a snapshot follows
+    await eventually(lambda: copies(seen + 1) == 2)
+    for player in table:
+        await player.close()
