@@ -3,6 +3,8 @@ line for every action the engine offers. Presentation only: no rule is decided h
 
 from __future__ import annotations
 
+import re
+
 from textual.content import Content
 
 from client.i18n import I18n
@@ -29,6 +31,17 @@ def card_content(card_id: int, i18n: I18n, style: str = "") -> Content:
         " ",
         (f"{card.rank}{SUIT_SYMBOL[card.suit]}", suit_style),
     )
+
+
+RED_CARD = re.compile(r"(10|[2-9JQKA])[♥♦]")
+
+
+def red_suits(text: str) -> Content:
+    """`text` with every Hearts and Diamonds rank-and-suit in red (log lines, choices)."""
+    content = Content(text)
+    for match in RED_CARD.finditer(text):
+        content = content.stylize(SUIT_STYLE, match.start(), match.end())
+    return content
 
 
 def life_bullets(player: PlayerView) -> str:

@@ -10,6 +10,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from client.i18n import I18n
+from client.render import red_suits
 from client.widgets.countdown import Countdown
 from shared.model import Action
 
@@ -92,5 +93,5 @@ class ChoicePanel(Vertical):
 
 def _numbered(labels: tuple[str, ...]) -> list[Option]:
     """Number keys 1-9 choose directly; the number is shown."""
-    return [Option(f"{n}. {label}" if n <= 9 else f"   {label}") for n, label in
+    return [Option(red_suits(f"{n}. {label}" if n <= 9 else f"   {label}")) for n, label in
             enumerate(labels, 1)]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import RichLog
+
+from client.render import RED_CARD
 
 
 class GameLog(RichLog):
@@ -12,4 +15,6 @@ class GameLog(RichLog):
 
     def add(self, lines: tuple[str, ...] | list[str]) -> None:
         if lines:  # one write per update: one scroll, one refresh
-            self.write("\n".join(lines))
+            text = Text("\n".join(lines))
+            text.highlight_regex(RED_CARD, "bold red")  # Hearts and Diamonds, as on the cards
+            self.write(text)
