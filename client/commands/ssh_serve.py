@@ -112,29 +112,32 @@ def door_config(args: argparse.Namespace, broker_url: str) -> DoorConfig:
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    from server.ssh_door import serve
+    from server.broker import EmbeddedBroker
+    from server.ssh_door import serve, start_door
 
-    if args.broker:
-        await serve(door_config(args, args.broker), on_ready=_announce)
-        return 0
-    host_task, broker_url = await _start_host(args.mqtt_port)
-    if host_task.done():  # the host has logged why it could not start
-        print("bang ssh-serve: the host did not start (see above); for a taken broker port "
-              "use --mqtt-port, or --broker to use a host that is already running",
-              file=sys.stderr)
-        return host_task.result() or 1
+    broker_url = args.broker or EmbeddedBroker(port=args.mqtt_port).url
+    door = await start_door(door_config(args, broker_url))  # a taken port fails before the host
+    host_task: asyncio.Task[int] | None = None
     try:
-        await serve(door_config(args, broker_url), on_ready=_announce)
+        if not args.broker:
+            host_task = await _start_host(args.mqtt_port)
+            if host_task.done():  # the host has logged why it could not start
+                print("bang ssh-serve: the host did not start (see above); for a taken broker "
+                      "port use --mqtt-port, or --broker to use a host that is already running",
+                      file=sys.stderr)
+                return host_task.result() or 1
+        await serve(door, on_ready=_announce)
     finally:
-        host_task.cancel()  # the door took over SIGINT/SIGTERM; the host's finally saves all
-        with contextlib.suppress(asyncio.CancelledError):
-            await host_task
+        await door.close()
+        if host_task is not None:
+            host_task.cancel()  # the door took over SIGINT/SIGTERM; the host's finally saves
+            with contextlib.suppress(asyncio.CancelledError):
+                await host_task
     return 0
 
 
-async def _start_host(mqtt_port: int) -> tuple[asyncio.Task[int], str]:
+async def _start_host(mqtt_port: int) -> asyncio.Task[int]:
     """`bang host` with its embedded broker, in this process; returns once it is up (or gone)."""
-    from server.broker import EmbeddedBroker
     from server.main import default_data_path, run_host
 
     ready = asyncio.Event()
@@ -144,7 +147,7 @@ async def _start_host(mqtt_port: int) -> tuple[asyncio.Task[int], str]:
     waiter = asyncio.create_task(ready.wait())
     await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     waiter.cancel()
-    return task, EmbeddedBroker(port=mqtt_port).url
+    return task
 
 
 def _announce(door: DoorServer) -> None:

@@ -175,9 +175,8 @@ async def start_door(config: DoorConfig) -> DoorServer:
     return door
 
 
-async def serve(config: DoorConfig, on_ready: Callable[[DoorServer], None] | None = None) -> None:
-    """Run the door until SIGINT or SIGTERM."""
-    door = await start_door(config)
+async def serve(door: DoorServer, on_ready: Callable[[DoorServer], None] | None = None) -> None:
+    """Run a started door until SIGINT or SIGTERM, then close it."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
