@@ -246,6 +246,8 @@ class Host:
         events = apply(state, seat, action, decision)
         if state.winner is not None:
             room.record.status = "over"
+            for key in [k for k in self.bots if k[0] == room.id]:
+                del self.bots[key]
             self._lobby_changed()
             log.info("room %s: game over, %s win", room.id, state.winner)
         room.record.seq += 1

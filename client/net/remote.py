@@ -13,7 +13,8 @@
                 case RoomUpdate() | Lobby() | Status() | Error() | PublicError():
                     ...
 
-Updates, in arrival order:
+Updates, in arrival order, to every `updates()` loop running (the first loop also gets what
+arrived before any was running):
 - `PrivateUpdate` (room, seq, seat, info, view, events, log): your seat's view after room
   change `seq`; `view` is None before the game starts. Decrypted and checked.
 - `RoomUpdate`: the public view of a room you `watch` (spectators).
@@ -45,6 +46,7 @@ import contextlib
 import logging
 import socket
 import ssl
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,8 @@ from shared.model import Action
 
 #: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+#: Updates kept for the first `updates()` loop when none was running yet.
+BACKLOG = 1000
 
 log = logging.getLogger("bang.remote")
 
@@ -99,7 +103,8 @@ class Remote:
         self._session: crypto.Session | None = None
         self._ctr = 0
         self._pending: dict[int, asyncio.Future[Any]] = {}
-        self._queue: asyncio.Queue[Update] = asyncio.Queue()
+        self._listeners: list[asyncio.Queue[Update]] = []
+        self._backlog: deque[Update] = deque(maxlen=BACKLOG)  # before anyone listened
         self._client: aiomqtt.Client | None = None
         self._connected = asyncio.Event()
         self._host_known = asyncio.Event()
@@ -135,8 +140,23 @@ class Remote:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
     async def updates(self) -> AsyncIterator[Update]:
-        while True:
-            yield await self._queue.get()
+        """Every update from now on; several loops may iterate at once, each sees all."""
+        queue: asyncio.Queue[Update] = asyncio.Queue()
+        for update in self._backlog:
+            queue.put_nowait(update)
+        self._backlog.clear()
+        self._listeners.append(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._listeners.remove(queue)
+
+    def _emit(self, update: Update) -> None:
+        if not self._listeners:
+            self._backlog.append(update)
+        for queue in self._listeners:
+            queue.put_nowait(update)
 
     async def _run(self) -> None:
         pinned = self.known_hosts.get(self.broker)
@@ -186,7 +206,7 @@ class Remote:
         for room in self.watching:
             await self._request(p.Snapshot(room=room))
         self._connected.set()
-        self._queue.put_nowait(Status(True))
+        self._emit(Status(True))
 
     def _link_down(self, reason: str) -> None:
         self._client = None
@@ -197,7 +217,7 @@ class Remote:
                 future.set_exception(RemoteError("disconnected", reason))
         self._pending.clear()
         if was_up or not self._closing:
-            self._queue.put_nowait(Status(False, reason))
+            self._emit(Status(False, reason))
 
     # --- trust -----------------------------------------------------------------------------
 
@@ -212,7 +232,7 @@ class Remote:
         if not trusted:
             if key.fingerprint not in self._refused:
                 self._refused.add(key.fingerprint)
-                self._queue.put_nowait(Status(False, f"ignoring a host with key "
+                self._emit(Status(False, f"ignoring a host with key "
                                                      f"{key.fingerprint}: not the trusted one"))
             return
         if self.host is None or self.host.fingerprint != key.fingerprint:
@@ -263,13 +283,13 @@ class Remote:
         if isinstance(reply, p.PrivateUpdate):
             if self._fresh(reply.room, reply.seq):
                 self.seats[reply.room] = reply.seat
-                self._queue.put_nowait(reply)
+                self._emit(reply)
             return
         ref = reply.ref
         future = self._pending.pop(ref, None) if ref is not None else None
         if future is None:
             if isinstance(reply, p.Error):
-                self._queue.put_nowait(reply)
+                self._emit(reply)
         elif not future.done():
             if isinstance(reply, p.Error):
                 future.set_exception(RemoteError(reply.code, reply.message))
@@ -281,13 +301,13 @@ class Remote:
             if topic == p.LOBBY_TOPIC and message.n > self._lobby_n:
                 self._lobby_n = message.n
                 self.lobby = message.rooms
-                self._queue.put_nowait(message)
+                self._emit(message)
         elif isinstance(message, p.RoomUpdate):
             mine = topic in (p.room_topic(message.room), p.outbox_topic(self.cid))
             if mine and message.room in self.watching and self._fresh(message.room, message.seq):
-                self._queue.put_nowait(message)
+                self._emit(message)
         elif isinstance(message, p.PublicError) and topic == p.outbox_topic(self.cid):
-            self._queue.put_nowait(message)
+            self._emit(message)
 
     def _fresh(self, room: str, seq: int) -> bool:
         """Drop stale updates; ask for a snapshot when some were missed."""

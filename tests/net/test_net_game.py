@@ -38,3 +38,23 @@ async def test_four_networked_bots_play_a_full_game(running_host, tmp_path: Path
         assert final.seat == seat
         assert final.view.winner == state.winner
         assert list(final.view.hand) == state.players[seat].hand
+
+
+async def test_every_update_loop_sees_every_update(running_host, tmp_path: Path) -> None:
+    from shared import protocol as p
+
+    async with Remote(running_host.url, config_dir=tmp_path / "me") as remote:
+        await remote.wait_connected()
+
+        async def lobby_with_room(stream) -> p.Lobby:
+            async for update in stream:
+                if isinstance(update, p.Lobby) and update.rooms:
+                    return update
+            raise AssertionError("stream ended")
+
+        screen = asyncio.create_task(lobby_with_room(remote.updates()))
+        game = asyncio.create_task(lobby_with_room(remote.updates()))
+        await asyncio.sleep(0.05)  # both loops are listening
+        room = await remote.create_room("Two loops")
+        first, second = await asyncio.wait_for(asyncio.gather(screen, game), 10)
+        assert first == second and first.rooms[0].id == room.id
