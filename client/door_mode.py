@@ -11,6 +11,8 @@ The door starts every client with `BANG_DOOR=1` in a freshly built environment. 
 
 Wiring, for the command the door runs (`bang join`): call `door_mode.apply(app)` once the App
 instance exists and before `app.run()`. Outside door mode it does nothing and returns False.
+Calling `door_mode.install_logging()` (when `is_door()`) at the very start of the command as
+well keeps even early warnings and import-time errors off the player's screen.
 Seat credentials need no special handling: the door points HOME, the XDG directories and
 `BANG_CONFIG_DIR` at a per-player profile directory (one per SSH key fingerprint).
 """
