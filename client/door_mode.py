@@ -11,8 +11,8 @@ The door starts every client with `BANG_DOOR=1` in a freshly built environment. 
 
 Wiring, for the command the door runs (`bang join`): call `door_mode.apply(app)` once the App
 instance exists and before `app.run()`. Outside door mode it does nothing and returns False.
-Calling `door_mode.install_logging()` (when `is_door()`) at the very start of the command as
-well keeps even early warnings and import-time errors off the player's screen.
+Calling `door_mode.install_logging()` at the very start of the command as well keeps even early
+warnings and errors off the player's screen.
 Seat credentials need no special handling: the door points HOME, the XDG directories and
 `BANG_CONFIG_DIR` at a per-player profile directory (one per SSH key fingerprint).
 """
@@ -52,7 +52,10 @@ def apply(app: App[Any]) -> bool:
 
 
 def install_logging() -> None:
-    """Send log records and uncaught exceptions to the door's log pipe, not to the screen."""
+    """In door mode, send log records and uncaught exceptions to the door's log pipe, not to
+    the screen. Does nothing outside door mode; safe to call more than once."""
+    if not is_door():
+        return
     root = logging.getLogger()
     if any(getattr(h, "_bang_door", False) for h in root.handlers):
         return

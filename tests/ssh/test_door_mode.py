@@ -63,6 +63,9 @@ def browser_calls(monkeypatch) -> list[str]:
 
 async def test_outside_the_door_nothing_changes(monkeypatch, browser_calls) -> None:
     monkeypatch.delenv("BANG_DOOR", raising=False)
+    handlers = list(logging.getLogger().handlers)
+    door_mode.install_logging()
+    assert logging.getLogger().handlers == handlers
     app = Sample()
     assert door_mode.apply(app) is False
     async with app.run_test():
