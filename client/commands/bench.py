@@ -1,5 +1,12 @@
 """`bang bench relay`: what the broker and the host cost on loopback.
 
+1. broker_rtt: one client publishes and receives its own 300-byte messages (QoS 1), no host.
+2. update: `--tables` tables of 4 networked bot clients play for `--seconds`; the time from a
+   client sending its action to the last seat receiving the resulting update, the size of
+   those updates, and the actions per second all tables made together.
+3. host_bot: the host alone runs `--tables` tables of 4 in-host bots (every action still
+   applied, stored, signed and published): the host's own throughput.
+
 Everything runs in this one process and event loop (broker if embedded, host, and every bot
 client), so the figures are an upper bound on latency and a lower bound on throughput.
 """
@@ -86,6 +93,7 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int) -> 
         serving = asyncio.create_task(serve(host, address, stop))
         try:
             tally = await _tables(broker, Path(tmp), tables, seconds, host)
+            bot_actions = await _bot_tables(broker, Path(tmp), tables, seconds, host)
         finally:
             stop.set()
             await serving
@@ -104,6 +112,8 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int) -> 
         "tables": tables,
         "games_finished": tally.games,
         "actions_per_s": round(tally.actions / seconds, 1),
+        "host_bot_tables": tables,
+        "host_bot_actions_per_s": round(bot_actions / seconds, 1),
     }
 
 
@@ -130,6 +140,37 @@ async def _broker_rtt(address: Any, pings: int) -> list[float]:
             await messages.__anext__()
             out.append((time.perf_counter() - start) * 1e6)
     return out
+
+
+async def _bot_tables(broker: str, tmp: Path, tables: int, seconds: float, host: Any) -> int:
+    """The host alone: `tables` games of 4 in-host bots, restarted as they end; returns the
+    actions the host applied (and stored, and published) in `seconds`."""
+    from client.net.remote import Remote
+    from shared import crypto
+
+    creators = [Remote(broker, config_dir=tmp / "c", key=crypto.ClientKey.generate(),
+                       fingerprint=host.keys.fingerprint) for _ in range(tables)]
+    for remote in creators:
+        await remote.__aenter__()
+    by_table: list[list[str]] = [[] for _ in creators]
+    try:
+        await asyncio.gather(*(r.wait_connected(30) for r in creators))
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for remote, rooms in zip(creators, by_table, strict=True):
+                if not rooms or host.rooms[rooms[-1]].status != "playing":
+                    room = await remote.create_room("bots", seats=4, turn_timeout=0)
+                    await remote.start(room.id, bots=True)
+                    rooms.append(room.id)
+            await asyncio.sleep(0.05)
+        everything = [room for rooms in by_table for room in rooms]
+        counted = sum(host.rooms[room].state.actions for room in everything)
+        for room in everything:  # stop the bots before the host is torn down
+            host.timers.cancel(room)
+    finally:
+        for remote in creators:
+            await remote.close()
+    return counted
 
 
 class _Tally:
