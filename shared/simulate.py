@@ -10,11 +10,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from shared import rng
-from shared.bots import make_bot
+from shared.bots import make_bot, tell
 from shared.engine import apply, start_game
-from shared.events import redact
 from shared.invariants import problems
-from shared.model import Event, GameState
+from shared.model import GameState
 from shared.record import GameRecord, move_of
 from shared.setup import Setup
 from shared.views import view
@@ -99,21 +98,14 @@ def _hand_limit_breach(state: GameState, events) -> str | None:
     return None
 
 
-def _tell(observers: list[tuple[int, object]], events: list[Event]) -> None:
-    """Every bot that infers from behaviour sees the events as redacted for its seat."""
-    for seat, bot in observers:
-        bot.observe([redact(event, seat) for event in events])
-
-
 def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
               timings: dict[str, list[float]] | None = None) -> tuple[GameState, int]:
     """Play one game to the end; returns the final state and the number of actions.
     Raises InvariantBreach (carrying the game record) on the first broken invariant.
     With `timings`, each decision's duration is appended under its bot kind."""
     state, events = start_game(setup)
-    bots = [make_bot(kind, setup.seed * 31 + seat) for seat, kind in enumerate(bot_kinds)]
-    observers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
-    _tell(observers, events)
+    bots = {seat: make_bot(kind, setup.seed * 31 + seat) for seat, kind in enumerate(bot_kinds)}
+    tell(bots, events)
     record = GameRecord(setup=setup)
     actions = 0
     while state.winner is None:
@@ -125,7 +117,7 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
             timings[bot_kinds[decision.seat]].append(time.perf_counter() - started)
         record.actions.append(move_of(decision.seat, action))
         events = apply(state, decision.seat, action)
-        _tell(observers, events)
+        tell(bots, events)
         actions += 1
         if check:
             found = problems(state)

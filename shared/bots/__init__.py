@@ -5,8 +5,12 @@ optional `observe(events)`; whoever runs a game calls it after every applied act
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from shared.bots.policy import EasyBot, NormalBot
 from shared.bots.random_bot import RandomBot
+from shared.events import redact
+from shared.model import Event
 
 #: Bot kinds by name, as rooms and `bang simulate --bots` refer to them.
 BOT_KINDS = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot}
@@ -18,3 +22,15 @@ def make_bot(kind: str, seed: int):
     except KeyError:
         raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}") \
             from None
+
+
+def tell(bots: Mapping[int, object], events: Iterable[Event]) -> None:
+    """Show every bot that has `observe` the events, redacted for its own seat.
+
+    Call it with the events of `start_game` and then after every applied action, in order,
+    each event exactly once; bots without `observe` are skipped."""
+    events = list(events)
+    for seat, bot in bots.items():
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            observe([redact(event, seat) for event in events])

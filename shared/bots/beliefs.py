@@ -66,7 +66,7 @@ class Beliefs:
                 self._aggression[(event.seat, event.target)] += weight
 
     def roles(self, view: TableView, infer: bool = True) -> dict[int, Probs]:
-        """Role probabilities for every other seat (certainties for known roles)."""
+        """Role probabilities for every seat (certainties for known roles, mine included)."""
         n = len(view.players)
         known = {p.seat: p.role for p in view.players if p.role is not None}
         known.setdefault(view.viewer, view.role)

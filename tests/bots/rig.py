@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shared.bots import tell
 from shared.engine import apply, start_game
 from shared.engine.refs import resolve
-from shared.events import redact
 from shared.invariants import problems
 from shared.model import Action, Event, GameState
 from shared.setup import Scenario, SeatRig, Setup
@@ -47,20 +47,16 @@ class BotTable:
         self.state, events = start_game(setup, scenario)
         self.bots = bots
         self.chosen: list[tuple[int, Action]] = []  # every bot decision, in order
-        self._tell(events)
+        tell(self.bots, events)
 
     @property
     def pending(self):
         return self.state.pending
 
-    def _tell(self, events: list[Event]) -> None:
-        for seat, bot in self.bots.items():
-            bot.observe([redact(e, seat) for e in events])
-
     def act(self, seat: int, action: Action) -> list[Event]:
         events = apply(self.state, seat, action)
         assert not problems(self.state)
-        self._tell(events)
+        tell(self.bots, events)
         return events
 
     def step(self) -> Action:
