@@ -97,11 +97,6 @@ _ABILITY_IT = {
     "annie_versary": "Può giocare qualunque carta come se fosse una carta BANG!.",
 }
 
-_SUIT_NAMES = {
-    "en": {"spades": "Spades", "hearts": "Hearts", "diamonds": "Diamonds", "clubs": "Clubs"},
-    "it": {"spades": "Picche", "hearts": "Cuori", "diamonds": "Quadri", "clubs": "Fiori"},
-}
-
 _UI: dict[str, dict[str, str]] = {
     "en": {
         "title": "BANG!",
@@ -119,12 +114,9 @@ _UI: dict[str, dict[str, str]] = {
         "dead": "eliminated",
         "hand_count": "{n} in hand",
         "distance": "dist {d}",
-        "in_reach": "in reach",
-        "out_of_reach": "out of reach",
         "reach": "reach {n}",
         "your_hand": "Your hand",
         "no_hand": "(no cards)",
-        "playable": "playable",
         "log": "Log",
         "waiting_for": "Waiting for {name}: {what}",
         "pick_card": "1-9 or ←/→: a card · ↑/↓: a choice · Enter: confirm · Esc: back",
@@ -256,12 +248,9 @@ _UI: dict[str, dict[str, str]] = {
         "dead": "eliminato",
         "hand_count": "{n} in mano",
         "distance": "dist {d}",
-        "in_reach": "a portata",
-        "out_of_reach": "fuori portata",
         "reach": "gittata {n}",
         "your_hand": "La tua mano",
         "no_hand": "(nessuna carta)",
-        "playable": "giocabile",
         "log": "Cronaca",
         "waiting_for": "In attesa di {name}: {what}",
         "pick_card": "1-9 o ←/→: una carta · ↑/↓: una scelta · Invio: conferma · Esc: indietro",
@@ -402,9 +391,6 @@ class I18n:
 
     def role(self, role: str) -> str:
         return (ROLE_NAMES_IT if self.lang == "it" else ROLE_NAMES)[role]
-
-    def suit(self, suit: str) -> str:
-        return _SUIT_NAMES[self.lang][suit]
 
     def side(self, side: str) -> str:
         return self.t(f"side_{side}")
