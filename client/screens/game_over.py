@@ -26,6 +26,7 @@ class GameOverScreen(ModalScreen[bool]):
     def __init__(self, view: TableView, i18n: I18n) -> None:
         super().__init__()
         self.view = view
+        self.seated = view.viewer is not None  # spectators get no rematch
         self.i18n = i18n
         localize_bindings(self, i18n)
 
@@ -37,7 +38,8 @@ class GameOverScreen(ModalScreen[bool]):
             yield Static(t("winner", side=side), id="winner")
             yield DataTable(id="roles", cursor_type="none", show_cursor=False)
             with Horizontal(id="buttons"):
-                yield Button(f"{t('rematch')} (r)", id="rematch", variant="primary")
+                if self.seated:
+                    yield Button(f"{t('rematch')} (r)", id="rematch", variant="primary")
                 yield Button(f"{t('back')} (Esc)", id="back")
                 yield Button(f"{t('quit')} (q)", id="quit", variant="error")
 
@@ -50,7 +52,10 @@ class GameOverScreen(ModalScreen[bool]):
             role = self.i18n.role(p.role) if p.role else "?"
             alive = f"{p.life}/{p.max_life}" if p.alive else t("dead")
             table.add_row(won, p.name, CHARACTERS[p.character].name, role, alive)
-        self.query_one("#rematch", Button).focus()
+        self.query_one(Button).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.seated or not (action == "dismiss" and parameters == (True,))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "quit":
