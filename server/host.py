@@ -243,7 +243,15 @@ class Host:
         """Apply, store, then publish. IllegalAction leaves everything unchanged."""
         state = room.state
         assert state is not None
-        events = apply(state, seat, action, decision)
+        try:
+            events = apply(state, seat, action, decision)
+        except IllegalAction:
+            raise
+        except Exception:
+            log.exception("room %s: the engine failed on %s by seat %d", room.id, action, seat)
+            self._reload(room)
+            raise RoomError("internal", "the host failed on this action; nothing changed") \
+                from None
         if state.winner is not None:
             room.record.status = "over"
             for key in [k for k in self.bots if k[0] == room.id]:
@@ -255,11 +263,18 @@ class Host:
             self.store.save_action(room, state.actions - 1, seat, decision, action)
         except sqlite3.Error:
             log.exception("room %s: could not store an action; rolling back by replay", room.id)
-            self.rooms[room.id] = self.store.load_room(self.store.load_record(room.id))
+            self._reload(room)
             raise RoomError("storage", "the host could not store that action") from None
         log.debug("room %s seat %d: %s", room.id, seat, action)
         self._publish_room(room, events)
         self._schedule(room)
+
+    def _reload(self, room: Room) -> None:
+        """Back to the last stored state, by replay: for failures after a partial change."""
+        fresh = self.store.load_room(self.store.load_record(room.id))
+        fresh.online = room.online
+        self.rooms[room.id] = fresh
+        self._schedule(fresh)
 
     def _schedule(self, room: Room) -> None:
         """Arm the room's timer for its pending decision: a bot's move or the timeout."""

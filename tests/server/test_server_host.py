@@ -240,3 +240,38 @@ async def test_reclaim_returns_the_same_seat(host: Host, seats: int) -> None:
     assert hello[0].seats == [p.SeatRef(room=room, seat=1)]
     snapshot = latest(clients[1], hello)
     assert snapshot.seat == 1 and snapshot.view is not None
+
+
+@pytest.mark.parametrize("failure", ["engine", "storage"])
+async def test_a_failure_mid_action_rolls_back_by_replay(host: Host, failure: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    import server.host as host_module
+
+    clients, room = table(host)
+    start(clients, room)
+    for _ in range(5):
+        play_one(host, clients, room)
+    before = encode_state(host.rooms[room].state)
+    real_apply = host_module.apply
+
+    def broken_apply(*args, **kwargs):
+        real_apply(*args, **kwargs)  # the state is changed, then something breaks
+        raise RuntimeError("injected engine bug")
+
+    def broken_save(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error (injected)")
+
+    if failure == "engine":
+        monkeypatch.setattr(host_module, "apply", broken_apply)
+    else:
+        monkeypatch.setattr(host.store, "save_action", broken_save)
+    decision = host.rooms[room].state.pending
+    answer = clients[decision.seat].reply(p.Act(room=room, decision=decision.id,
+                                                action=decision.default))
+    assert answer.code == ("internal" if failure == "engine" else "storage")
+    assert encode_state(host.rooms[room].state) == before
+    monkeypatch.undo()
+    play_one(host, clients, room)  # and the game goes on
+    assert host.rooms[room].state.actions == 6
