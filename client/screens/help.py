@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from importlib import resources
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Markdown, TabbedContent, TabPane
+from textual.widgets import Footer, Markdown, TabbedContent, TabPane
 
 from client.i18n import I18n
 from client.localize import localize_bindings
-from shared.cards import CARDS
+from shared.cards import CARDS, SUIT_SYMBOL
 from shared.characters import CHARACTERS
 
 KEY_LINES = (
@@ -42,22 +41,26 @@ class HelpScreen(Screen[None]):
             with TabPane(t("rules"), id="help-rules"):
                 yield Markdown(rules)
             with TabPane(t("cards"), id="help-cards"):
-                yield DataTable(id="card-table", cursor_type="row", zebra_stripes=True)
+                yield Markdown(self._cards())
             with TabPane(t("characters"), id="help-characters"):
-                yield DataTable(id="character-table", cursor_type="row", zebra_stripes=True)
+                yield Markdown(self._characters())
             with TabPane(t("keys"), id="help-keys"):
                 yield Markdown("\n".join(f"- {t(key)}" for key in KEY_LINES))
         yield Footer()
 
-    def on_mount(self) -> None:
-        copies = Counter(card.key for card in CARDS)
-        cards = self.query_one("#card-table", DataTable)
-        cards.add_columns(self.i18n.t("cards"), "×", "")
-        for key, count in copies.items():
-            cards.add_row(self.i18n.card_name(key), str(count), self.i18n.card_text(key))
-        people = self.query_one("#character-table", DataTable)
-        people.add_columns(self.i18n.t("characters"), "♥", "")
-        for character in CHARACTERS.values():
-            people.add_row(
-                character.name, str(character.life), self.i18n.ability(character.key)
-            )
+    def _cards(self) -> str:
+        """Every card: name, copies with suit and rank, what it does."""
+        copies: dict[str, list[str]] = {}
+        for card in CARDS:
+            copies.setdefault(card.key, []).append(f"{card.rank}{SUIT_SYMBOL[card.suit]}")
+        return "\n".join(
+            f"- **{self.i18n.card_name(key)}** ×{len(marks)} ({' '.join(marks)}): "
+            f"{self.i18n.card_text(key)}"
+            for key, marks in copies.items()
+        )
+
+    def _characters(self) -> str:
+        return "\n".join(
+            f"- **{c.name}** ({'♥' * c.life}): {self.i18n.ability(c.key)}"
+            for c in CHARACTERS.values()
+        )
