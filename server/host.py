@@ -197,6 +197,7 @@ class Host:
     def _room_request(self, cid: str, ref: int, message: p.ClientMessage) -> None:
         room = self._room(message.room)  # type: ignore[union-attr]
         seat: int | None = None
+        events: list[Event] = []
         if isinstance(message, p.Join):
             seat = room.join(cid, message.name, message.seat)
             room.online.add(cid)
@@ -206,9 +207,9 @@ class Host:
         elif isinstance(message, p.Ready):
             room.ready(cid, message.ready)
             if room.can_autostart():
-                self._start(room, None, bots=False)
+                events = self._start(room, None, bots=False)
         elif isinstance(message, p.Start):
-            self._start(room, cid, message.bots)
+            events = self._start(room, cid, message.bots)
         elif isinstance(message, p.FillBots):
             room.fill_bots(cid)
         elif isinstance(message, p.Leave):
@@ -220,13 +221,14 @@ class Host:
         elif isinstance(message, p.Act):
             self._act(cid, ref, room, message)
             return
-        self._commit(room, [])
+        self._commit(room, events)
         self._schedule(room)
         self._reply(cid, p.Ok(ref=ref, room=room.info(), seat=seat))
 
-    def _start(self, room: Room, cid: str | None, bots: bool) -> None:
-        room.start(cid, bots, seed=secrets.randbits(62))
+    def _start(self, room: Room, cid: str | None, bots: bool) -> list[Event]:
+        events = room.start(cid, bots, seed=secrets.randbits(62))
         log.info("room %s: game started with %d seats", room.id, len(room.record.seats))
+        return events
 
     def _act(self, cid: str, ref: int, room: Room, message: p.Act) -> None:
         seat = room.seat_of(cid)

@@ -11,8 +11,8 @@ import string
 
 from msgspec import Struct
 
-from shared.engine import new_game
-from shared.model import GameState
+from shared.engine import start_game
+from shared.model import Event, GameState
 from shared.protocol import RoomInfo, RoomOptions, SeatInfo
 from shared.setup import Setup
 
@@ -161,25 +161,27 @@ class Room:
             s.kind == "bot" or (s.kind == "human" and s.ready) for s in seats
         )
 
-    def start(self, cid: str | None, bots: bool, seed: int) -> None:
-        """Deal the game. `cid` None is the automatic start once everyone is ready."""
+    def start(self, cid: str | None, bots: bool, seed: int) -> list[Event]:
+        """Deal the game; returns the events of the deal (first turn, first draws).
+        `cid` None is the automatic start once everyone is ready."""
         if cid is not None:
             self._creator_only(cid)
         if self.status != "waiting":
             raise RoomError("started", "the game has already started")
-        if bots and cid is not None:
-            self.fill_bots(cid)
         seats = self.record.seats
-        if any(s.kind == "empty" for s in seats):
-            raise RoomError("not_full", "empty seats left: start with bots, or wait")
         waiting = [s.name for s in seats if s.kind == "human" and not s.ready and s.cid != cid]
         if waiting:
             raise RoomError("not_ready", "not ready yet: " + ", ".join(waiting))
+        if any(s.kind == "empty" for s in seats):
+            if not (bots and cid is not None):
+                raise RoomError("not_full", "empty seats left: start with bots, or wait")
+            self.fill_bots(cid)
         setup = Setup(players=len(seats), seed=seed, names=[s.name for s in seats],
                       pool=self.record.options.pool)
-        self.state = new_game(setup)
+        self.state, events = start_game(setup)
         self.record.setup = setup
         self.record.status = "playing"
+        return events
 
     # --- helpers ---------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from server.rooms import Room, RoomRecord
 from shared.crypto import HostKeys
 from shared.engine import apply, new_game
 from shared.model import Action
+from shared.record import GameRecord, move_of
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -88,8 +89,20 @@ class Store:
             rooms.append(self.load_room(_record_dec.decode(blob)))
         return rooms
 
+    def game_record(self, room_id: str) -> GameRecord | None:
+        """The room's game as a record for `bang replay` (bug reports); None before it starts."""
+        record = self.load_record(room_id)
+        if record.setup is None:
+            return None
+        rows = self.db.execute("SELECT seat, action FROM actions WHERE room=? ORDER BY n",
+                               (room_id,))
+        moves = [move_of(seat, _action_dec.decode(blob)) for seat, blob in rows]
+        return GameRecord(setup=record.setup, actions=moves)
+
     def load_record(self, room_id: str) -> RoomRecord:
         row = self.db.execute("SELECT record FROM rooms WHERE id=?", (room_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no room {room_id!r} in this data file")
         return _record_dec.decode(row[0])
 
     def load_room(self, record: RoomRecord) -> Room:

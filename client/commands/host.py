@@ -11,6 +11,7 @@ EXAMPLES = """examples:
   bang host                                  embedded broker on 127.0.0.1:1883
   bang host --lan --port 1884                embedded broker reachable from the LAN
   bang host --broker mqtt://user:pw@broker.example:1883 --data ~/bang.sqlite3
+  bang host --export k3v9x2ab > game.json     a room's game, for `bang replay` and bug reports
 """
 
 
@@ -32,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                         help="pause before each bot move (default 0.5)")
     parser.add_argument("--verbose", action="store_true", help="log every action")
+    parser.add_argument("--export", metavar="ROOM",
+                        help="print that room's game as a record for `bang replay`, and exit")
     parser.set_defaults(func=run)
 
 
@@ -42,6 +45,30 @@ def run(args: argparse.Namespace) -> int:
         print("bang host: --lan and --port are for the embedded broker; not with --broker",
               file=sys.stderr)
         return 2
+    if args.export:
+        return export(args.data or default_data_path(), args.export)
     setup_logging(args.verbose)
     return asyncio.run(run_host(args.broker, args.port, args.lan,
                                 args.data or default_data_path(), bot_delay=args.bot_delay))
+
+
+def export(data: Path, room: str) -> int:
+    from server.store import Store
+    from shared.record import dump_record
+
+    if not data.exists():
+        print(f"bang host: no data file at {data}", file=sys.stderr)
+        return 1
+    store = Store(data)
+    try:
+        record = store.game_record(room)
+    except KeyError as exc:
+        print(f"bang host: {exc.args[0]}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if record is None:
+        print(f"bang host: the game in room {room} has not started", file=sys.stderr)
+        return 1
+    sys.stdout.buffer.write(dump_record(record) + b"\n")
+    return 0

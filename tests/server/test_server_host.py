@@ -61,6 +61,11 @@ async def test_lobby_flow_and_private_views(host: Host) -> None:
         assert update.seat == seat and update.info.status == "playing"
         assert list(update.view.hand) == state.players[seat].hand
         assert update.view.role == state.players[seat].role
+        kinds = [e.kind for e in update.events]  # the deal is told, secrets redacted
+        assert "turn_start" in kinds and update.log
+        for event in update.events:
+            if event.private_to and seat not in event.private_to:
+                assert event.cards == ()
     spectator = public_of(host, p.room_topic(room))[-1]
     assert spectator.view.hand == () and spectator.view.role is None
     for player in spectator.view.players:
@@ -275,3 +280,22 @@ async def test_a_failure_mid_action_rolls_back_by_replay(host: Host, failure: st
     monkeypatch.undo()
     play_one(host, clients, room)  # and the game goes on
     assert host.rooms[room].state.actions == 6
+
+
+async def test_export_gives_a_record_that_replays_to_the_same_game(
+        host: Host, tmp_path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    from client.commands.host import export
+    from shared.record import load_record, replay
+
+    clients, room = table(host)
+    assert export(tmp_path / "host.sqlite3", room) == 1  # not started yet
+    start(clients, room)
+    for _ in range(30):
+        play_one(host, clients, room)
+    capsysbinary.readouterr()
+    assert export(tmp_path / "host.sqlite3", room) == 0
+    record = load_record(capsysbinary.readouterr().out)
+    assert len(record.actions) == 30
+    assert encode_state(replay(record)) == encode_state(host.rooms[room].state)
+    assert export(tmp_path / "host.sqlite3", "nosuchroom") == 1
+    assert export(tmp_path / "missing.sqlite3", room) == 1
