@@ -232,15 +232,14 @@ class TableScreen(Screen[None]):
 
     def _show_waiting(self) -> None:
         view = self.view
-        info = self.info
         if view is None or view.pending is None or view.winner is not None:
-            info.update("")
+            self._set_info("")
             return
         if view.pending.seat == view.viewer:
             hint = "pick_card" if view.pending.kind == "play" else "choose"
-            info.update(self.i18n.t(hint))
+            self._set_info(self.i18n.t(hint))
             return
-        info.update(
+        self._set_info(
             self.i18n.t(
                 "waiting_for",
                 name=player_name(view, view.pending.seat),
@@ -360,13 +359,17 @@ class TableScreen(Screen[None]):
 
     def _maybe_prompt(self) -> None:
         view = self.view
+        top = self.app.screen
+        if isinstance(top, PromptScreen) and (
+            view is None or view.pending is None or top.view.pending is None
+            or top.view.pending.id != view.pending.id
+        ):
+            top.dismiss(None)  # its decision is gone (answered elsewhere, timed out)
         if view is None or not self.my_options or view.pending is None:
             return
         if view.pending.kind in INLINE_KINDS or self._prompted == view.pending.id:
             return
         self._prompted = view.pending.id
-        if isinstance(self.app.screen, PromptScreen):
-            self.app.screen.dismiss(None)
         self.app.push_screen(
             PromptScreen(view, self.deadline, self.i18n), callback=self._prompt_answered
         )

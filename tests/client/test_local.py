@@ -7,8 +7,10 @@ from client_helpers import table_of, until
 
 from client.app import BangApp
 from client.screens.game_over import GameOverScreen
+from client.screens.prompt import PromptScreen
 from client.session import LocalSession, LocalTable
 from client.widgets.choices import ChoicePanel
+from client.widgets.countdown import Countdown
 from client.widgets.seat import SeatPanel
 from shared.cards import CARDS
 from shared.engine.refs import resolve
@@ -21,9 +23,11 @@ def card(ref: str) -> int:
     return resolve(ref, range(len(CARDS)))
 
 
-def local_app(scenario: Scenario | None = None, **table: object) -> BangApp:
+def local_app(scenario: Scenario | None = None, first: str = "vulture_sam",
+              **table: object) -> BangApp:
+    """Four seats; Rosa (seat 0, the Sheriff, playing `first`) against bots."""
     setup = Setup(players=4, seed=5, names=NAMES,
-                  characters=["vulture_sam", "bart_cassidy", "pixie_pete", "willy_the_kid"],
+                  characters=[first, "bart_cassidy", "pixie_pete", "willy_the_kid"],
                   roles=["sheriff", "outlaw", "renegade", "outlaw"])
     options = {"seat": 0, "bot_delay": 60.0, "scenario": scenario, **table}
     return BangApp(LocalSession(LocalTable(setup=setup, **options)))  # type: ignore[arg-type]
@@ -134,3 +138,19 @@ async def test_command_palette_offers_the_table_commands() -> None:
         await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
         titles = {c.title for c in app.get_system_commands(table_of(app))}
         assert {"End turn", "Toggle game log", "Show help", "Toggle light/dark theme"} <= titles
+
+
+async def test_a_prompt_closes_when_its_time_runs_out() -> None:
+    """Kit Carlson must put a card back; nobody answers; the default applies, the prompt
+    goes, and the countdown was on screen meanwhile."""
+    app = local_app(Scenario(deck=["Wells Fargo 3♥", "Duel J♠", "Scope A♠"], turn=0),
+                    first="kit_carlson", timeout=1.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), what="the prompt")
+        prompt = app.screen
+        assert prompt.view.pending.kind == "kit_put_back"
+        await until(pilot, lambda: prompt.query(Countdown)
+                    and "left" in str(prompt.query_one(Countdown).render()), what="the countdown")
+        await until(pilot, lambda: app.screen is not prompt, what="the prompt to go")
+        table = table_of(app)
+        assert table.view.pending.kind == "play" and len(table.view.hand) == 5 + 2  # kept 2
