@@ -35,10 +35,10 @@ def rig(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
     """Make the host deal a rigged table: fixed characters and roles by seat, a Scenario."""
 
     def rig_(characters: list[str], roles: list[str], scenario: Scenario) -> None:
-        def rigged_new_game(setup: Setup):  # noqa: ANN202
+        def rigged_start_game(setup: Setup):  # noqa: ANN202
             setup = msgspec.structs.replace(setup, characters=characters, roles=roles)
-            return engine.new_game(setup, scenario)
+            return engine.start_game(setup, scenario)
 
-        monkeypatch.setattr(server.rooms, "new_game", rigged_new_game)
+        monkeypatch.setattr(server.rooms, "start_game", rigged_start_game)
 
     return rig_
