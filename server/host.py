@@ -32,6 +32,8 @@ MAX_ROOMS = 500
 MAX_ROOMS_PER_CLIENT = 5
 MAX_OUTBOX = 20_000
 LOBBY_ROOMS = 100
+LOBBY_FINISHED = 10  # finished rooms still listed, the latest first
+LOBBY_DELAY = 0.2  # seconds: lobby changes within this window go out together
 READ_ONLY = (p.Hello, p.ListRooms, p.Watch, p.Snapshot)
 
 
@@ -369,15 +371,18 @@ class Host:
         self._reply(cid, p.Ok(ref=ref, room=room.info(), seat=seat))
 
     def _lobby_changed(self) -> None:
+        """Every client reads the lobby: publish it at most every LOBBY_DELAY seconds."""
         if not self._lobby_dirty:
             self._lobby_dirty = True
-            asyncio.get_running_loop().call_soon(self._publish_lobby)
+            asyncio.get_running_loop().call_later(LOBBY_DELAY, self._publish_lobby)
 
     def _publish_lobby(self) -> None:
-        """Open rooms first, then finished ones, as many as fit in one message."""
+        """Open rooms, then the latest finished ones, as many as fit in one message."""
         self._lobby_dirty = False
-        rooms = sorted(self.rooms.values(), key=lambda r: r.status == "over")[:LOBBY_ROOMS]
-        infos = [room.info() for room in rooms]
+        rooms = list(self.rooms.values())  # in creation order
+        finished = [r for r in rooms if r.status == "over"][-LOBBY_FINISHED:]
+        shown = ([r for r in rooms if r.status != "over"] + finished[::-1])[:LOBBY_ROOMS]
+        infos = [room.info() for room in shown]
         while True:
             lobby = p.Lobby(rooms=infos, n=self._next_n())
             try:

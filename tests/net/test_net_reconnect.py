@@ -144,8 +144,8 @@ async def test_presence_follows_clean_closes_and_dropped_processes(running_host,
         if proc.poll() is None:
             proc.kill()
     # Everyone else learns it from the lobby.
-    await eventually(lambda: not [r for r in table[0].remote.lobby if r.id == room][0]
-                     .seats[1].online)
+    await eventually(lambda: any(r.id == room and not r.seats[1].online
+                                 for r in table[0].remote.lobby))
     for player in table:
         await player.close()
 

@@ -50,7 +50,10 @@ def play_one(host: Host, clients: list[WireClient], room: str) -> None:
 
 async def test_lobby_flow_and_private_views(host: Host) -> None:
     clients, room = table(host)
-    await asyncio.sleep(0)
+    for _ in range(500):  # the lobby goes out a moment later, all changes together
+        if public_of(host, p.LOBBY_TOPIC):
+            break
+        await asyncio.sleep(0.01)
     lobby = public_of(host, p.LOBBY_TOPIC)[-1]
     assert [r.id for r in lobby.rooms] == [room]
     assert [s.name for s in lobby.rooms[0].seats] == ["P0", "P1", "P2", "P3"]
