@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+import msgspec
+
+from client import door_mode
 from client.i18n import LANGUAGES
 from client.settings import Settings, default_name, load_settings, save_settings
 
@@ -13,19 +16,27 @@ def add_display_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", choices=("dark", "light"), help="colour theme")
     parser.add_argument(
         "--remember", action="store_true",
-        help="save the name, broker, language and theme given here as your defaults",
+        help="keep the language and theme given here as your defaults (the name and broker "
+        "are always kept as the last ones used)",
     )
 
 
 def settings_for(args: argparse.Namespace) -> Settings:
-    """Saved settings with this run's flags on top (saved back with --remember)."""
-    settings = load_settings()
+    """Saved settings with this run's flags on top. The broker and name given are kept as the
+    last ones used; --remember also keeps the language and theme. Nothing is written in door
+    mode (the disk is the server's)."""
+    saved = load_settings()
+    settings = msgspec.structs.replace(saved)
     for field in ("name", "broker", "lang", "theme"):
         value = getattr(args, field, None)
         if value:
             setattr(settings, field, value)
+    if getattr(args, "remember", False):
+        keep = settings
+    else:
+        keep = msgspec.structs.replace(saved, name=settings.name, broker=settings.broker)
+    if keep != saved and not door_mode.is_door():
+        save_settings(keep)
     if not settings.name:
         settings.name = default_name()
-    if getattr(args, "remember", False):
-        save_settings(settings)
     return settings

@@ -86,10 +86,16 @@ def test_settings_round_trip_and_flags_override(tmp_path, monkeypatch) -> None: 
     args = build_parser().parse_args(["join", "--name", "Carlo", "--broker", "mqtt://h:1"])
     settings = settings_for(args)
     assert (settings.name, settings.broker, settings.lang) == ("Carlo", "mqtt://h:1", "it")
-    assert load_settings().name == "Rosa"  # not saved without --remember
-    args = build_parser().parse_args(["watch", "--lang", "en", "--remember"])
-    settings_for(args)
-    assert load_settings().lang == "en" and load_settings().name == "Rosa"
+    saved = load_settings()  # the last name and broker are kept; the language needs --remember
+    assert (saved.name, saved.broker, saved.lang) == ("Carlo", "mqtt://h:1", "it")
+    settings_for(build_parser().parse_args(["watch", "--lang", "en"]))
+    assert load_settings().lang == "it"
+    settings_for(build_parser().parse_args(["watch", "--lang", "en", "--remember"]))
+    assert load_settings().lang == "en" and load_settings().name == "Carlo"
+    monkeypatch.setenv("BANG_DOOR", "1")  # an SSH door writes nothing
+    settings_for(build_parser().parse_args(["join", "--name", "Gina", "--remember"]))
+    assert load_settings().name == "Carlo"
+    monkeypatch.delenv("BANG_DOOR")
     (tmp_path / "settings.json").write_text("{not json")
     assert load_settings() == Settings()
 
