@@ -88,6 +88,8 @@ def describe_action(action: Action, view: TableView, i18n: I18n) -> str:
         if CARDS[action.card].key in ("panic", "cat_balou"):  # type: ignore[index]
             return i18n.t("act_play_random", **values)
         return i18n.t("act_play_target", **values)
+    if kind == "pick" and view.pending is not None and view.pending.kind == "lucky_pick":
+        kind = "lucky_pick"
     try:
         return i18n.t(f"act_{kind}", **values)
     except KeyError:
