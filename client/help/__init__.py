@@ -1,0 +1,1 @@
+"""Help texts (Markdown) shown by the help screen."""
