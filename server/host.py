@@ -33,6 +33,7 @@ MAX_ROOMS_PER_CLIENT = 5
 MAX_OUTBOX = 20_000
 LOBBY_ROOMS = 100
 LOBBY_FINISHED = 10  # finished rooms still listed, the latest first
+KEEP_FINISHED = 50  # finished rooms kept in memory for snapshots; older ones only on disk
 LOBBY_DELAY = 0.2  # seconds: lobby changes within this window go out together
 READ_ONLY = (p.Hello, p.ListRooms, p.Watch, p.Snapshot)
 
@@ -49,7 +50,7 @@ class Host:
         self.store = store
         self.keys = store.host_keys()
         self.bot_delay = bot_delay
-        self.rooms: dict[str, Room] = {room.id: room for room in store.load_rooms()}
+        self.rooms = {room.id: room for room in store.load_rooms(KEEP_FINISHED)}
         self.clients = store.clients()
         self.sessions: dict[str, crypto.Session] = {}
         self.limiter = RateLimiter(rate, burst)
@@ -217,6 +218,10 @@ class Host:
         elif isinstance(message, p.Leave):
             seat = room.leave(cid)
             log.info("room %s seat %d: left", room.id, seat)
+            if room.status == "waiting" and not room.human_seats():
+                self._close(room)
+                self._reply(cid, p.Ok(ref=ref, seat=seat))
+                return
         elif isinstance(message, p.Handover):
             room.handover(cid, message.seat)
             log.info("room %s seat %d: handed to a bot by the creator", room.id, message.seat)
@@ -260,6 +265,7 @@ class Host:
             room.record.status = "over"
             for key in [k for k in self.bots if k[0] == room.id]:
                 del self.bots[key]
+            self._forget_finished()
             self._lobby_changed()
             log.info("room %s: game over, %s win", room.id, state.winner)
         room.record.seq += 1
@@ -272,6 +278,20 @@ class Host:
         log.debug("room %s seat %d: %s", room.id, seat, action)
         self._publish_room(room, events)
         self._schedule(room)
+
+    def _forget_finished(self) -> None:
+        finished = [r for r in self.rooms.values() if r.status == "over"]
+        for room in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.rooms[room.id]
+
+    def _close(self, room: Room) -> None:
+        """The last player left a room that had not started: it goes away."""
+        self.timers.cancel(room.id)
+        del self.rooms[room.id]
+        self.store.delete_room(room.id)
+        self._queue(p.room_topic(room.id), b"", retain=True)  # clears the retained update
+        self._lobby_changed()
+        log.info("room %s: closed (everyone left before the start)", room.id)
 
     def _reload(self, room: Room) -> None:
         """Back to the last stored state, by replay: for failures after a partial change."""

@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BLOB NOT NULL, ctr INTEGER NOT NULL);
 """
 
+# An upsert keeps the row id, so rooms load in creation order.
+_SAVE_ROOM = ("INSERT INTO rooms VALUES (?, ?) "
+              "ON CONFLICT(id) DO UPDATE SET record = excluded.record")
+
 _enc = msgspec.msgpack.Encoder()
 _record_dec = msgspec.msgpack.Decoder(RoomRecord)
 _action_dec = msgspec.msgpack.Decoder(Action)
@@ -66,8 +70,7 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO clients VALUES (?, ?, ?)", (cid, pub, ctr))
 
     def save_room(self, room: Room) -> None:
-        self.db.execute("INSERT OR REPLACE INTO rooms VALUES (?, ?)",
-                        (room.id, _enc.encode(room.record)))
+        self.db.execute(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
 
     def save_action(self, room: Room, n: int, seat: int, decision: int | None,
                     action: Action) -> None:
@@ -76,18 +79,26 @@ class Store:
             self.db.execute("BEGIN")
             self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                             (room.id, n, seat, decision, _enc.encode(action)))
-            self.db.execute("INSERT OR REPLACE INTO rooms VALUES (?, ?)",
-                            (room.id, _enc.encode(room.record)))
+            self.db.execute(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
 
     def action_count(self, room_id: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM actions WHERE room=?",
                                (room_id,)).fetchone()[0]
 
-    def load_rooms(self) -> list[Room]:
-        rooms = []
-        for (blob,) in self.db.execute("SELECT record FROM rooms ORDER BY rowid"):
-            rooms.append(self.load_room(_record_dec.decode(blob)))
-        return rooms
+    def load_rooms(self, keep_finished: int) -> list[Room]:
+        """Every open room, and the latest `keep_finished` finished ones, rebuilt by replay
+        (older finished games stay on disk, for `bang host --export`)."""
+        records = [_record_dec.decode(blob)
+                   for (blob,) in self.db.execute("SELECT record FROM rooms ORDER BY rowid")]
+        finished = [r.id for r in records if r.status == "over"]
+        keep = set(finished[max(0, len(finished) - keep_finished):])
+        return [self.load_room(r) for r in records if r.status != "over" or r.id in keep]
+
+    def delete_room(self, room_id: str) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM actions WHERE room=?", (room_id,))
+            self.db.execute("DELETE FROM rooms WHERE id=?", (room_id,))
 
     def game_record(self, room_id: str) -> GameRecord | None:
         """The room's game as a record for `bang replay` (bug reports); None before it starts."""

@@ -167,7 +167,7 @@ async def test_fuzz_a_live_host(running_host, tmp_path: Path, caplog) -> None:
         if live.state is not None:
             assert problems(live.state) == [], live.id
     store = Store(running_host.data)
-    for restored in store.load_rooms():
+    for restored in store.load_rooms(keep_finished=100):
         live = host.rooms[restored.id]
         assert restored.record == live.record
         if live.state is not None:

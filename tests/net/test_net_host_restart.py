@@ -83,7 +83,7 @@ async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> 
         if mosquitto is not None:
             mosquitto.stop()
     store = Store(data)
-    restored = {r.id: r for r in store.load_rooms()}[room]
+    restored = {r.id: r for r in store.load_rooms(keep_finished=100)}[room]
     store.close()
     assert restored.state.winner == final.view.winner is not None
     assert restored.record.seq == final.seq

@@ -302,3 +302,34 @@ async def test_export_gives_a_record_that_replays_to_the_same_game(
     assert encode_state(replay(record)) == encode_state(host.rooms[room].state)
     assert export(tmp_path / "host.sqlite3", "nosuchroom") == 1
     assert export(tmp_path / "missing.sqlite3", room) == 1
+
+
+async def test_a_room_everyone_left_before_the_start_is_closed(host: Host, store: Store) -> None:
+    clients, room = table(host, players=3)
+    for client in clients[:2]:
+        client.reply(p.Leave(room=room))
+    assert room in host.rooms
+    assert isinstance(clients[2].reply(p.Leave(room=room)), p.Ok)
+    assert room not in host.rooms
+    assert store.load_rooms(keep_finished=10) == []
+    cleared = [item for item in host.outbox if item.topic == p.room_topic(room)][-1]
+    assert cleared.payload == b"" and cleared.retain
+    assert clients[0].reply(p.Join(room=room, name="P0")).code == "no_room"
+
+
+async def test_only_recent_finished_games_are_replayed_at_start(host: Host, store: Store) -> None:
+    finished = []
+    for _ in range(3):
+        creator = WireClient(host)
+        room = creator.reply(p.CreateRoom(name="Bots")).room.id
+        creator.reply(p.Start(room=room, bots=True))
+        for _ in range(5000):
+            if host.rooms[room].status == "over":
+                break
+            await asyncio.sleep(0)
+        finished.append(room)
+    clients, playing = table(host)
+    start(clients, playing)
+    assert [r.id for r in store.load_rooms(keep_finished=1)] == [finished[-1], playing]
+    assert [r.id for r in store.load_rooms(keep_finished=5)] == [*finished, playing]
+    assert store.game_record(finished[0]) is not None  # still on disk for --export
