@@ -100,6 +100,8 @@ class Remote:
         self.lobby: list[p.RoomInfo] = []
         self._seq: dict[str, int] = {}
         self._lobby_n = 0
+        self._hello_n = 0
+        self._background: set[asyncio.Task[None]] = set()
         self._session: crypto.Session | None = None
         self._ctr = 0
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -277,7 +279,14 @@ class Remote:
         crypto.verify(hello.sign_key, envelope.sig, envelope.body)
         if crypto.fingerprint(hello.sign_key, hello.kx_key) != hello.fingerprint:
             return
-        self._trust(HostKey(hello.fingerprint, hello.sign_key, hello.kx_key))
+        key = HostKey(hello.fingerprint, hello.sign_key, hello.kx_key)
+        self._trust(key)
+        restarted = hello.n > self._hello_n and self._connected.is_set()
+        self._hello_n = max(self._hello_n, hello.n)
+        if restarted and self.host == key:
+            # The host (re)connected while we stayed on the broker: greet it again, so that
+            # it knows we are here and re-sends our seats.
+            self._spawn(self._request(p.Hello()))
 
     def _on_reply(self, reply: p.HostReply) -> None:
         if isinstance(reply, p.PrivateUpdate):
@@ -317,14 +326,20 @@ class Remote:
         if last is not None and seq > last + 1:
             log.info("room %s: updates %d-%d missed; asking for a snapshot", room, last + 1,
                      seq - 1)
-            asyncio.get_running_loop().create_task(self._quiet(self.snapshot(room)))
+            self._spawn(self.snapshot(room))
         self._seq[room] = seq
         return True
 
-    @staticmethod
-    async def _quiet(request: Any) -> None:
-        with contextlib.suppress(RemoteError, TimeoutError):
-            await request
+    def _spawn(self, request: Any) -> None:
+        """Send a request in the background; a failure is harmless (the next one retries)."""
+
+        async def quietly() -> None:
+            with contextlib.suppress(RemoteError, TimeoutError):
+                await request
+
+        task = asyncio.get_running_loop().create_task(quietly())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # --- outbound --------------------------------------------------------------------------
 

@@ -67,6 +67,9 @@ async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> 
             # no accepted action is lost and the game is exactly where it was.
             assert update.seat == old.seat and update.seq >= old.seq
             assert p.encode(update.view) == p.encode(old.view)
+        # Everyone greets the new host (by reconnecting, or on its announce): all online.
+        await table[3].until(lambda u: isinstance(u, p.Lobby) and any(
+            r.id == room and all(s.online for s in r.seats) for r in u.rooms), timeout=30)
         await synced(table, room, max(u.seq for pl in table for u in pl.updates
                                       if isinstance(u, p.PrivateUpdate)))
         while await step(table, room, bots):
