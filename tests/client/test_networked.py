@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_helpers import Player, lobby_app, table_of, until
+from client_helpers import Player, free_port, lobby_app, table_of, until
 from textual.widgets import DataTable
 
 from client.screens.game_over import GameOverScreen
@@ -231,3 +231,22 @@ async def test_a_dropped_connection_reconnects_and_says_so(host, config_dir, tmp
             await table.send(before.default)
         await until(pilot, lambda: table.view.pending is None
                     or table.view.pending.id > before.pending.id, what="the next move")
+
+
+async def test_bang_play_starts_its_own_broker_and_host(tmp_path) -> None:  # noqa: ANN001
+    """`bang play`'s path: embedded broker + host in this process, a room with bots, you."""
+    from client.app import BangApp
+    from client.embedded import EmbeddedServer, HostedSession
+    from shared import protocol as p
+
+    server = EmbeddedServer(tmp_path / "play.sqlite3", port=free_port(), bot_delay=0.05)
+    session = HostedSession(server, tmp_path / "play", "Ann",
+                            p.RoomOptions(seats=5, turn_timeout=0, bot="normal"))
+    app = BangApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        assert table.status_bar.status == "connected"
+        assert table.view.viewer == 0 and len(table.view.players) == 5
+        assert [p.name for p in table.view.players][0] == "Ann"
+        assert "game for 5 players" in log_text(app)
