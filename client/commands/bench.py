@@ -152,21 +152,21 @@ async def _bot_tables(broker: str, tmp: Path, tables: int, seconds: float, host:
                        fingerprint=host.keys.fingerprint) for _ in range(tables)]
     for remote in creators:
         await remote.__aenter__()
-    by_table: list[list[str]] = [[] for _ in creators]
+    by_table: list[list[Any]] = [[] for _ in creators]  # the host's Room objects
     try:
         await asyncio.gather(*(r.wait_connected(30) for r in creators))
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             for remote, rooms in zip(creators, by_table, strict=True):
-                if not rooms or host.rooms[rooms[-1]].status != "playing":
+                if not rooms or rooms[-1].status != "playing":
                     room = await remote.create_room("bots", seats=4, turn_timeout=0)
+                    rooms.append(host.rooms[room.id])
                     await remote.start(room.id, bots=True)
-                    rooms.append(room.id)
             await asyncio.sleep(0.05)
         everything = [room for rooms in by_table for room in rooms]
-        counted = sum(host.rooms[room].state.actions for room in everything)
+        counted = sum(room.state.actions for room in everything if room.state is not None)
         for room in everything:  # stop the bots before the host is torn down
-            host.timers.cancel(room)
+            host.timers.cancel(room.id)
     finally:
         for remote in creators:
             await remote.close()
