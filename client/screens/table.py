@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from client.describe_it import describe_it
@@ -24,6 +25,7 @@ from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.prompt import PromptScreen
 from client.session import Refused, Session, StatusChanged, ViewUpdate
+from client.widgets.center import TableCenter
 from client.widgets.choices import ChoicePanel
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
@@ -76,6 +78,7 @@ class TableScreen(Screen[None]):
         self.hand = HandView(i18n, id="hand")
         self.panel = ChoicePanel(i18n, id="panel")
         self.game_log = GameLog(id="log")
+        self.center = TableCenter(i18n)
 
     # --- layout --------------------------------------------------------------------------
 
@@ -100,16 +103,18 @@ class TableScreen(Screen[None]):
     def _apply_size(self) -> None:
         width, height = self.app.size
         wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
+        changed = wide != self.has_class("-wide")
         self.set_class(wide, "-wide")
         if not self.session.spectator:
             hand = self.hand
             if hand.detailed != wide:
                 hand.detailed = wide
                 hand.refresh(layout=True)
-        seats = self.seats
-        count = len(seats.children) or 1
-        columns = 2 if width < 70 else 3
-        seats.styles.grid_size_columns = min(columns, count)
+        if changed and self.view is not None:
+            self._mount_seats(self.view)
+        elif not wide:
+            count = len(self.seats.children) or 1
+            self.seats.styles.grid_size_columns = min(2 if width < 70 else 3, count)
 
     # --- session -------------------------------------------------------------------------
 
@@ -154,12 +159,16 @@ class TableScreen(Screen[None]):
             self._mount_seats(view)
         status = self.status_bar
         status.room, status.view = self.session.room, view
+        self.center.view = view
         for panel in self.query(SeatPanel):
             panel.show(view)
         if self.i18n.lang == "it":
-            self.game_log.add([describe_it(e, view, view.viewer) for e in update.events])
+            lines = [describe_it(e, view, view.viewer) for e in update.events]
         else:
-            self.game_log.add(update.log)
+            lines = list(update.log)
+        self.game_log.add(lines)
+        if lines:
+            self.center.last = lines[-1]
         if not self.session.spectator:
             self._refresh_choices()
             self._maybe_prompt()
@@ -173,13 +182,47 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()
 
     def _mount_seats(self, view: TableView) -> None:
+        """Seats in play order from the one after you. Compact: a grid, you last. Wide: around
+        the table: the next player on your left, then across the top, the last one on your
+        right, you at the bottom and the deck and discard pile in the middle."""
         seats = self.seats
         seats.remove_children()
         count = len(view.players)
         first = 0 if view.viewer is None else (view.viewer + 1) % count
         order = [(first + k) % count for k in range(count)]
-        seats.mount_all(SeatPanel(seat, self.i18n) for seat in order)
-        self._apply_size()
+        panels = [SeatPanel(seat, self.i18n) for seat in order]
+        if not self.has_class("-wide"):
+            seats.mount_all(panels)
+            self._apply_size()
+        else:
+            seats.mount_all(self._ring(panels, seated=view.viewer is not None))
+        for panel in panels:
+            panel.show(view)
+
+    def _ring(self, panels: list[SeatPanel], seated: bool) -> list[Widget]:
+        """Grid cells in row order: the top row, then left seat, centre, right seat, then you."""
+        me = panels[-1] if seated else None
+        others = panels[:-1] if seated else panels
+        left, right = others[0], others[-1] if len(others) > 1 else None
+        top = others[1:-1]
+        columns = max(3, len(top))
+        columns += (columns - len(top)) % 2  # room to centre the top row exactly
+        cells: list[Widget] = []
+        if top:  # centred over the table
+            pad = columns - len(top)
+            cells += [Static(classes="filler") for _ in range(pad // 2)]
+            cells += top
+            cells += [Static(classes="filler") for _ in range(pad - pad // 2)]
+        old, center = self.center, TableCenter(self.i18n)  # removed widgets are not re-mounted
+        self.center = center
+        center.view, center.last = self.view, old.last
+        center.styles.column_span = columns - 2
+        cells += [left, center, right or Static(classes="filler")]
+        if me is not None:
+            me.styles.column_span = columns
+            cells.append(me)
+        self.seats.styles.grid_size_columns = columns
+        return cells
 
     # --- your choices --------------------------------------------------------------------
 

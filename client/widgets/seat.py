@@ -33,7 +33,7 @@ class SeatPanel(Widget, can_focus=True):
             self.text = text
 
     def __init__(self, seat: int, i18n: I18n) -> None:
-        super().__init__(id=f"seat-{seat}")
+        super().__init__()  # no id: the table re-seats (new panels) when the layout changes
         self.seat = seat
         self.i18n = i18n
         self.player: PlayerView | None = None

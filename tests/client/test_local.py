@@ -154,3 +154,20 @@ async def test_a_prompt_closes_when_its_time_runs_out() -> None:
         await until(pilot, lambda: app.screen is not prompt, what="the prompt to go")
         table = table_of(app)
         assert table.view.pending.kind == "play" and len(table.view.hand) == 5 + 2  # kept 2
+
+
+async def test_wide_terminals_seat_everyone_around_the_table() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+
+        def layout() -> list[object]:
+            return [c.seat if isinstance(c, SeatPanel) else type(c).__name__
+                    for c in table.seats.children if c.styles.display != "none"]
+
+        # Seat 1 plays after Rosa (seat 0): on her left; seat 3 on her right; she is below.
+        await until(pilot, lambda: layout() == ["Static", 2, "Static", 1, "TableCenter", 3, 0],
+                    what="the ring")
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: layout() == [1, 2, 3, 0], what="the compact grid")

@@ -1,0 +1,40 @@
+"""The middle of the table on wide screens: deck, discard pile, and what is happening now."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from client.i18n import I18n
+from client.render import card_content, describe_decision, player_name
+from shared.views import TableView
+
+
+class TableCenter(Widget):
+    view: reactive[TableView | None] = reactive(None)
+    last: reactive[str] = reactive("")  # the latest log line
+
+    def __init__(self, i18n: I18n) -> None:
+        super().__init__()
+        self.i18n = i18n
+
+    def render(self) -> Content:
+        view, t = self.view, self.i18n.t
+        if view is None:
+            return Content("")
+        top = card_content(view.discard_top, self.i18n) if view.discard_top is not None \
+            else Content("—")
+        lines = [
+            Content.assemble(t("deck", deck=view.deck_count, discard=view.discard_count),
+                             ": ", top),
+            Content(""),
+            Content.styled(self.last, "italic"),
+        ]
+        if view.pending is not None and view.winner is None:
+            lines.append(Content.styled(
+                f"{player_name(view, view.pending.seat)}: "
+                f"{describe_decision(view, self.i18n, waiting=True)}",
+                "bold $text-warning",
+            ))
+        return Content("\n").join(lines)
