@@ -30,6 +30,10 @@ Requests (`list_rooms`, `create_room`, `join`, `watch`, `ready`, `start`, `fill_
 `act`, `snapshot`, `handover`) wait for the host's answer and raise `RemoteError(code,
 message)` on refusal or `TimeoutError`.
 
+State kept for the UI: `cid` (this identity), `seats` (room -> my seat), `lobby` (the latest
+room list), `host` (the trusted host key, with its `fingerprint`). `close()` tells the host we
+left (seats stay ours, shown offline); a dropped connection does the same through the MQTT will.
+
 Trust: the host's key is pinned per broker URL in `config_dir/known_hosts.json` on first use;
 a host with a different key later is never talked to (a `Status(False, reason)` says so and
 the client keeps waiting for the trusted one). Pass `fingerprint=` to require a specific host.
