@@ -71,6 +71,7 @@ class TableScreen(Screen[None]):
         self._prompted: int | None = None  # decision id of the prompt already popped up
         self._over_shown = False
         self._focused_for: tuple[int, int | None] | None = None
+        self._footer_keys: tuple[bool, bool] | None = None
         # Kept, not queried: updates may arrive before the screen has finished mounting.
         self.status_bar = StatusBar(i18n, session.room, session.spectator)
         self.seats = Grid(id="seats")
@@ -179,7 +180,10 @@ class TableScreen(Screen[None]):
             self._game_over()
         if view.winner is None:
             self._over_shown = False
-        self.refresh_bindings()
+        keys = (view.winner is not None, any(a.kind == "end_turn" for a in self.my_options))
+        if keys != self._footer_keys:  # the footer is rebuilt on refresh: only when it changes
+            self._footer_keys = keys
+            self.refresh_bindings()
 
     def _mount_seats(self, view: TableView) -> None:
         """Seats in play order from the one after you. Compact: a grid, you last. Wide: around
