@@ -170,6 +170,9 @@ class Remote:
             self._trust(pinned)
         backoff = 0.2
         while not self._closing:
+            if self._session is None:  # first meeting: learn the key, so the will can be set
+                with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                    await self._probe()
             try:
                 will = self._bye() if self._session is not None else None
                 async with _mqtt_client(self.address, self.cid, will) as client:
@@ -190,6 +193,18 @@ class Remote:
                 return
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 10.0)
+
+    async def _probe(self) -> None:
+        """A short side connection that only reads the retained host announce."""
+        async with _mqtt_client(self.address, f"{self.cid}-probe", None) as client:
+            await self._subscribe(client, p.HOST_TOPIC)
+            async with asyncio.timeout(self.request_timeout):
+                async for message in client.messages:
+                    if isinstance(message.payload, bytes | bytearray):
+                        with contextlib.suppress(p.ProtocolError, crypto.CryptoError):
+                            self._on_hello(p.decode_outbound(bytes(message.payload)))
+                    if self._host_known.is_set():
+                        return
 
     async def _subscribe(self, client: aiomqtt.Client, *topics: str) -> None:
         for topic in topics:

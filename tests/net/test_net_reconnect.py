@@ -165,3 +165,41 @@ async def test_a_sequence_gap_asks_for_a_snapshot(running_host, tmp_path: Path) 
     await eventually(lambda: copies(seen + 1) == 2)
     for player in table:
         await player.close()
+
+
+async def test_a_first_time_client_that_dies_is_seen_offline(running_host,
+                                                             tmp_path: Path) -> None:
+    """No key pinned yet: the client learns the host key before connecting, so even its very
+    first connection carries the will."""
+    creator = await Player(running_host.url, tmp_path / "creator").open()
+    room = await creator.remote.create_room("Waiting", seats=3)
+    script = (
+        "import asyncio, os, sys\n"
+        "from pathlib import Path\n"
+        "from client.net import Remote\n"
+        "async def main():\n"
+        "    remote = Remote(sys.argv[1], config_dir=Path(sys.argv[2]))\n"
+        "    await remote.__aenter__()\n"
+        "    await remote.wait_connected()\n"
+        "    await remote.join(sys.argv[3], 'Newcomer')\n"
+        "    print('up', flush=True)\n"
+        "    sys.stdin.readline()\n"
+        "    os._exit(0)\n"
+        "asyncio.run(main())\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script, running_host.url,
+                             str(tmp_path / "newcomer"), room.id], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    live = running_host.host.rooms[room.id]
+    try:
+        assert await asyncio.to_thread(proc.stdout.readline) == "up\n"
+        assert live.info().seats[0].online
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        await asyncio.to_thread(proc.wait, 15)
+        await eventually(lambda: not live.info().seats[0].online)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert live.info().seats[0].name == "Newcomer"  # the seat is held for them
+    await creator.close()
