@@ -56,6 +56,8 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", "End turn"),
         Binding("p", "prompt", "Prompt", show=False),
         Binding("l", "toggle_log", "Log"),
+        Binding("pageup", "log_back(5)", show=False),
+        Binding("pagedown", "log_back(-5)", show=False),
         Binding("o", "results", "Results"),
         Binding("b", "lobby", "Lobby"),
     ]
@@ -394,6 +396,9 @@ class TableScreen(Screen[None]):
         """The game-over summary again (with its rematch), after looking at the final table."""
         if self.view is not None and self.view.winner is not None:
             self._game_over()
+
+    def action_log_back(self, rows: int) -> None:
+        self.game_log.scroll_back(rows)
 
     def action_toggle_log(self) -> None:
         self.game_log.toggle_class("-hidden")

@@ -2,19 +2,59 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.widgets import RichLog
+from textual.content import Content
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.widget import Widget
 
-from client.render import RED_CARD
+from client.render import red_suits
+
+MAX_LINES = 500
 
 
-class GameLog(RichLog):
+class GameLog(Widget):
+    """The latest lines that fit, wrapped, Hearts and Diamonds in red; the mouse wheel (or
+    PageUp/PageDown on the table) scrolls back. Deliberately not a scrolling container: a
+    RichLog's growing virtual size re-laid out the whole screen on every update, while a new
+    line here only repaints this widget."""
+
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, max_lines=500, **kwargs)  # type: ignore[arg-type]
-        self.can_focus = False
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._lines: list[Content] = []
+        self._back = 0  # rows scrolled back from the newest
 
-    def add(self, lines: tuple[str, ...] | list[str]) -> None:
-        if lines:  # one write per update: one scroll, one refresh
-            text = Text("\n".join(lines))
-            text.highlight_regex(RED_CARD, "bold red")  # Hearts and Diamonds, as on the cards
-            self.write(text)
+    def add(self, lines: list[str] | tuple[str, ...]) -> None:
+        if not lines:
+            return
+        self._lines.extend(red_suits(line) for line in lines)
+        del self._lines[:-MAX_LINES]
+        self.refresh()
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self._back = 0
+        self.refresh()
+
+    def text(self) -> str:
+        """Everything in the log, as plain text."""
+        return "\n".join(line.plain for line in self._lines)
+
+    def scroll_back(self, rows: int) -> None:
+        self._back = max(0, self._back + rows)
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        self.scroll_back(3)
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        self.scroll_back(-3)
+
+    def render(self) -> Content:
+        width, height = max(self.size.width, 1), max(self.size.height, 1)
+        rows: list[Content] = []
+        for line in reversed(self._lines):  # wrap only as much as can be shown
+            rows[:0] = line.wrap(width)
+            if len(rows) >= height + self._back:
+                break
+        self._back = min(self._back, max(0, len(rows) - height))
+        end = len(rows) - self._back
+        return Content("\n").join(rows[max(0, end - height):end])

@@ -171,3 +171,32 @@ async def test_wide_terminals_seat_everyone_around_the_table() -> None:
                     what="the ring")
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: layout() == [1, 2, 3, 0], what="the compact grid")
+
+
+async def test_the_log_shows_the_newest_lines_and_scrolls_back() -> None:
+    from textual.app import App, ComposeResult
+
+    from client.widgets.log import GameLog
+
+    class LogApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield GameLog()
+
+    app = LogApp()
+    async with app.run_test(size=(30, 4)) as pilot:
+        log = app.query_one(GameLog)
+        log.add([f"line {n}" for n in range(1, 11)])
+        log.add(["Rosa plays BANG! Q♥ on Carlo, who is far away"])  # wraps to two rows
+        await pilot.pause()
+
+        def shown() -> list[str]:
+            return str(log.render()).splitlines()
+
+        assert shown() == ["line 9", "line 10", "Rosa plays BANG! Q♥ on Carlo,", "who is far away"]
+        log.scroll_back(2)
+        assert shown() == ["line 7", "line 8", "line 9", "line 10"]
+        log.scroll_back(100)  # no further than the first line
+        assert shown()[0] == "line 1"
+        log.scroll_back(-100)
+        assert shown()[-1] == "who is far away"
+        assert "line 1\nline 2" in log.text()

@@ -30,7 +30,7 @@ def card(ref: str) -> int:
 
 
 def log_text(app) -> str:  # noqa: ANN001
-    return "\n".join(line.text for line in table_of(app).query_one(GameLog).lines)
+    return table_of(app).query_one(GameLog).text()
 
 
 async def seat_ann_with(player: Player, pilot, app, seats: int = 4) -> str:  # noqa: ANN001
