@@ -21,9 +21,10 @@ from server.store import Store
 from server.timers import DecisionTimers
 from shared import crypto
 from shared import protocol as p
-from shared.bots import BOT_KINDS, make_bot
+from shared.bots import BOT_KINDS, make_bot, tell
 from shared.engine import IllegalAction, apply
 from shared.model import Action, Event
+from shared.record import replay
 from shared.views import view
 
 log = logging.getLogger("bang.host")
@@ -58,7 +59,7 @@ class Host:
         self.clear_answers = RateLimiter(rate=100.0, burst=200.0)
         self.log_once = LogOnce()
         self.timers = DecisionTimers()
-        self.bots: dict[tuple[str, int], Any] = {}
+        self.bots: dict[str, dict[int, Any]] = {}  # room -> seat -> bot
         self.outbox: deque[Outgoing] = deque()
         self.has_output = asyncio.Event()
         self._n = 0
@@ -263,8 +264,6 @@ class Host:
                 from None
         if state.winner is not None:
             room.record.status = "over"
-            for key in [k for k in self.bots if k[0] == room.id]:
-                del self.bots[key]
             self._forget_finished()
             self._lobby_changed()
             log.info("room %s: game over, %s win", room.id, state.winner)
@@ -276,6 +275,9 @@ class Host:
             self._reload(room)
             raise RoomError("storage", "the host could not store that action") from None
         log.debug("room %s seat %d: %s", room.id, seat, action)
+        tell(self.bots.get(room.id, {}), events)
+        if room.status == "over":
+            self.bots.pop(room.id, None)
         self._publish_room(room, events)
         self._schedule(room)
 
@@ -326,11 +328,7 @@ class Host:
         if room is None:
             return
         decision = room.state.pending  # type: ignore[union-attr]
-        key = (room.id, decision.seat)
-        bot = self.bots.get(key)
-        if bot is None:
-            seed = (room.record.setup.seed if room.record.setup else 0) * 8 + decision.seat
-            bot = self.bots[key] = make_bot(room.record.options.bot, seed)
+        bot = self._bot(room, decision.seat)
         try:
             action = bot.choose(view(room.state, decision.seat))  # type: ignore[arg-type]
             self._apply(room, decision.seat, action, decision.id)
@@ -340,6 +338,22 @@ class Host:
             self._apply(room, decision.seat, decision.default, decision.id)
         except Exception:
             log.exception("room %s: bot move failed", room.id)
+
+    def _bot(self, room: Room, seat: int) -> Any:
+        """The bot playing `seat`. A new one (a seat handed over, a host restart, the first
+        move) is first told the game so far by replaying the stored record, so it knows what
+        a bot that sat there from the start would know (docs/BOTS.md)."""
+        bots = self.bots.setdefault(room.id, {})
+        bot = bots.get(seat)
+        if bot is None:
+            setup = room.record.setup
+            seed = (setup.seed if setup else 0) * 8 + seat
+            bot = make_bot(room.record.options.bot, seed)
+            record = self.store.game_record(room.id)
+            if record is not None:
+                replay(record, on_event=lambda _index, event: tell({seat: bot}, [event]))
+            bots[seat] = bot
+        return bot
 
     def _timeout(self, room_id: str, decision_id: int) -> None:
         room = self._current(room_id, decision_id)

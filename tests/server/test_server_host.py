@@ -10,9 +10,11 @@ from hostkit import WireClient, public_of
 from server.host import Host
 from server.store import Store
 from shared import protocol as p
+from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
 from shared.model import Action
 from shared.serialize import encode_state
+from shared.views import view
 
 
 def table(host: Host, players: int = 4, **options: object) -> tuple[list[WireClient], str]:
@@ -333,3 +335,81 @@ async def test_only_recent_finished_games_are_replayed_at_start(host: Host, stor
     assert [r.id for r in store.load_rooms(keep_finished=1)] == [finished[-1], playing]
     assert [r.id for r in store.load_rooms(keep_finished=5)] == [*finished, playing]
     assert store.game_record(finished[0]) is not None  # still on disk for --export
+
+
+@pytest.mark.parametrize("kind", ["normal", "easy"])
+async def test_bots_rebuilt_after_a_restart_play_on_exactly_as_before(
+        host: Host, store: Store, tmp_path, kind: str) -> None:
+    """Bots that learn from events (observe) are told the game so far when rebuilt, so a
+    restarted host continues the game exactly as the original would have."""
+    import sqlite3
+
+    creator = WireClient(host)
+    opts = p.RoomOptions(seats=5, bot=kind)
+    room = creator.reply(p.CreateRoom(name="Bots", options=opts)).room.id
+    creator.reply(p.Start(room=room, bots=True))
+    state = host.rooms[room].state
+    while state.actions < 40 and state.winner is None:
+        await asyncio.sleep(0)
+    host.timers.cancel(room)  # pause: take a copy of the data as it is now
+    copy = tmp_path / "copy.sqlite3"
+    with sqlite3.connect(copy) as target:
+        store.db.backup(target)
+    paused_at = state.actions
+    host.announce()  # resume the original
+    while host.rooms[room].status != "over":
+        await asyncio.sleep(0)
+    original = encode_state(host.rooms[room].state)
+
+    restarted = Host(Store(copy), bot_delay=0.0)
+    assert restarted.rooms[room].state.actions == paused_at
+    restarted.announce()
+    while restarted.rooms[room].status != "over":
+        await asyncio.sleep(0)
+    assert encode_state(restarted.rooms[room].state) == original
+    restarted.store.close()
+
+
+class RecorderBot(RandomBot):
+    """A test bot kind: plays at random, and keeps every event it is told."""
+
+    made: list[RecorderBot] = []
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seen: list[object] = []
+        RecorderBot.made.append(self)
+
+    def observe(self, events) -> None:
+        self.seen.extend(events)
+
+
+async def test_bots_are_told_every_event_once_in_order(
+        host: Host, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    from server.ratelimit import RateLimiter
+    from shared.bots import BOT_KINDS
+    from shared.events import redact
+    from shared.record import replay
+
+    monkeypatch.setitem(BOT_KINDS, "recorder", RecorderBot)
+    RecorderBot.made.clear()
+    host.limiter = RateLimiter(rate=1e6, burst=1e6)  # this player answers at machine speed
+    creator = WireClient(host)
+    room = creator.reply(p.CreateRoom(name="Told", options=p.RoomOptions(bot="recorder"))).room.id
+    creator.reply(p.Join(room=room, name="Ann"))
+    creator.reply(p.Start(room=room, bots=True))
+    mine = RandomBot(99)
+    for _ in range(20000):
+        state = host.rooms[room].state
+        if state.winner is not None:
+            break
+        if state.pending.seat == 0:
+            ann = view(state, 0)
+            creator.reply(p.Act(room=room, decision=ann.pending.id, action=mine.choose(ann)))
+        await asyncio.sleep(0)
+    assert host.rooms[room].status == "over"
+    everything: list[object] = []
+    replay(store.game_record(room), on_event=lambda _i, event: everything.append(event))
+    assert len(RecorderBot.made) == 3
+    expected = [[redact(e, seat) for e in everything] for seat in (1, 2, 3)]
+    assert sorted(expected.index(bot.seen) for bot in RecorderBot.made) == [0, 1, 2]
