@@ -19,6 +19,25 @@ class PortInUse(Exception):
     pass
 
 
+class _SnapshotDict(dict):
+    """amqtt 0.12 iterates its subscription table across `await`s (when a client connects,
+    and for every broadcast); a client subscribing meanwhile raises "dictionary changed size
+    during iteration", which kills that connection or drops that message. Iterating over a
+    snapshot makes the race harmless."""
+
+    def __iter__(self):  # type: ignore[override]
+        return iter(list(super().__iter__()))
+
+    def items(self):  # type: ignore[override]
+        return list(super().items())
+
+    def keys(self):  # type: ignore[override]
+        return list(super().keys())
+
+    def values(self):  # type: ignore[override]
+        return list(super().values())
+
+
 def _check_free(address: str, port: int) -> None:
     """Fail early and clearly: amqtt's own error for a taken port is a long traceback."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -56,6 +75,7 @@ class EmbeddedBroker:
         for noisy in ("amqtt", "transitions"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
         self._broker = Broker(config)
+        self._broker._subscriptions = _SnapshotDict()  # see _SnapshotDict
         await self._broker.start()
         log.info("embedded MQTT broker listening on %s:%d%s", self.address, self.port,
                  " (all interfaces: reachable from the LAN)" if self.address == "0.0.0.0"

@@ -9,7 +9,7 @@ from pathlib import Path
 import aiomqtt
 from netkit import Player, seat_table, step
 
-from client.net import RemoteError
+from client.net import RemoteError, Status
 from server.connection import mqtt_client
 from shared import crypto
 from shared import protocol as p
@@ -160,7 +160,13 @@ async def test_a_pinned_client_never_talks_to_another_host(broker_url: str,
     try:
         back = Player(broker_url, tmp_path / "me")
         await back.remote.__aenter__()
-        status = await asyncio.wait_for(anext(aiter(back.remote.updates())), 10)
+        async def first_status() -> Status:
+            async for update in back.remote.updates():
+                if isinstance(update, Status):
+                    return update
+            raise AssertionError("the update stream ended")
+
+        status = await asyncio.wait_for(first_status(), 10)
         assert not status.connected and host.keys.fingerprint in status.reason
         assert back.remote.host is not None  # still the pinned key
         assert back.remote.host.fingerprint != host.keys.fingerprint
