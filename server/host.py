@@ -128,7 +128,7 @@ class Host:
         except RoomError as exc:
             self._refuse(cid, ref, exc.code, exc.message)
         except IllegalAction as exc:
-            self._refuse(cid, ref, "illegal", exc.reason)
+            self._refuse(cid, ref, "stale" if exc.code == "stale" else "illegal", exc.reason)
         except Exception:
             log.exception("internal error on a request from %s", cid)
             self._refuse(cid, ref, "internal", "the host failed on this request")

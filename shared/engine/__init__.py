@@ -24,16 +24,19 @@ def apply(state: GameState, seat: int, action: Action,
     duplicated answer is refused instead of being applied to a later decision."""
     decision = state.pending
     if decision is None:
-        raise IllegalAction("the game is over" if state.winner else "nothing to decide now")
+        if state.winner:
+            raise IllegalAction("the game is over", "game_over")
+        raise IllegalAction("nothing to decide now", "no_decision")
     if decision_id is not None and decision_id != decision.id:
         raise IllegalAction(
-            f"that answer was for decision {decision_id}, but decision {decision.id} is pending"
+            f"that answer was for decision {decision_id}, but decision {decision.id} is pending",
+            "stale",
         )
     if not _well_formed(seat, action):
         raise IllegalAction("malformed action: expected an Action with integer card, target "
-                            "and pick fields")
+                            "and pick fields", "malformed")
     if seat != decision.seat:
-        raise IllegalAction(explain(state, seat, action))
+        raise IllegalAction(explain(state, seat, action), "not_your_decision")
     if action not in decision.options:
         raise IllegalAction(explain(state, seat, action))
     engine = Engine(state)

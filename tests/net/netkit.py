@@ -177,7 +177,7 @@ async def step(table: list[Player], room: str, bots: list) -> bool:
             except RemoteError as exc:
                 # Only a view made stale by a concurrent room change (a presence change
                 # after a reconnection) is acceptable here.
-                if not exc.message.startswith("that answer was for decision"):
+                if exc.code != "stale":
                     raise
             await synced(table, room, update.seq + 1)
             return True

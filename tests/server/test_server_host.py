@@ -126,7 +126,7 @@ async def test_refusals_change_nothing(host: Host) -> None:
         (watcher, p.Act(room=room, decision=decision.id, action=decision.default),
          "not_seated"),
         (clients[decision.seat], p.Act(room=room, decision=decision.id + 1,
-                                       action=decision.default), "illegal"),
+                                       action=decision.default), "stale"),
         (clients[decision.seat], p.Act(room=room, decision=decision.id,
                                        action=Action(kind="dance")), "illegal"),
         (watcher, p.Join(room=room, name="Late"), "started"),
