@@ -9,14 +9,14 @@ import sys
 
 #: Sub-command modules, in the order `bang --help` lists them.
 COMMAND_MODULES = (
-    "client.commands.simulate",
-    "client.commands.replay",
-    "client.commands.host",
-    "client.commands.bench",
     "client.commands.play",
     "client.commands.join",
     "client.commands.watch",
+    "client.commands.host",
     "client.commands.ssh_serve",
+    "client.commands.simulate",
+    "client.commands.replay",
+    "client.commands.bench",
 )
 
 
