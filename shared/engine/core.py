@@ -30,6 +30,7 @@ from shared.roles import (
     SIDE_SHERIFF,
     TARGET_3P,
 )
+from shared.rules import next_alive
 
 FLIP_NOTHING = -1  # a "draw!" with no card left anywhere: it fails
 
@@ -240,16 +241,7 @@ class EngineCore:
 
     def next_turn(self, after: int) -> None:
         """End the turn of `after`: the next living player clockwise starts."""
-        self.s.stack = [TurnFrame(next_alive_after(self.s, after))]
-
-
-def next_alive_after(state: GameState, seat: int) -> int:
-    n = len(state.players)
-    for step in range(1, n + 1):
-        candidate = (seat + step) % n
-        if state.players[candidate].alive:
-            return candidate
-    return seat
+        self.s.stack = [TurnFrame(next_alive(self.s, after))]
 
 
 def is_immune(state: GameState, target: int, card: int, player: int) -> bool:
