@@ -266,10 +266,13 @@ class TableScreen(Screen[None]):
         choices = self._choices()
         if self.selected is None:
             self._show_waiting()
+        # On your turn with no card picked the list holds End turn: never pre-select it, so
+        # an Enter meant for the previous prompt cannot end the turn.
         panel.show(
             describe_decision(view, self.i18n),
             [(a, describe_action(a, view, self.i18n)) for a in choices],
             self.deadline,
+            highlight=not (view.pending.kind == "play" and self.selected is None),
         )
         self._light_targets(choices if self.selected is not None else [])
         # Take the focus for a new decision or a new card, not on every update: someone may

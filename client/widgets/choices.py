@@ -57,9 +57,11 @@ class ChoicePanel(Vertical):
         return self._list
 
     def show(
-        self, ask: str, choices: list[tuple[Action, str]], deadline: float | None
+        self, ask: str, choices: list[tuple[Action, str]], deadline: float | None,
+        highlight: bool = True,
     ) -> None:
-        """Replace the list; keeps the highlight when the same choices come back."""
+        """Replace the list; keeps the highlight when the same choices come back. Without
+        `highlight` nothing is pre-selected, so a stray Enter chooses nothing."""
         self._countdown.deadline = deadline
         labels = tuple(label for _, label in choices)
         if self._shown == (ask, labels):
@@ -70,7 +72,7 @@ class ChoicePanel(Vertical):
         options = self.option_list
         options.clear_options()
         options.add_options(_numbered(labels))
-        if choices:
+        if choices and highlight:
             options.highlighted = 0
 
     def choose_number(self, number: int) -> bool:
