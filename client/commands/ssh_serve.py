@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="disconnect after this long without a keystroke; 0 = never "
                         "(default 1800)")
     parser.add_argument("--data", type=Path, metavar="DIR",
-                        help="door data: host key and player profiles (default: user data dir)")
+                        help="door data: host key, player profiles and, without --broker, the "
+                        "host's games (default: user data dir)")
     parser.add_argument("--verbose", action="store_true", help="log every SSH event")
     parser.set_defaults(func=run)
 
@@ -120,7 +121,7 @@ async def _serve(args: argparse.Namespace) -> int:
     host_task: asyncio.Task[int] | None = None
     try:
         if not args.broker:
-            host_task = await _start_host(args.mqtt_port)
+            host_task = await _start_host(args.mqtt_port, args.data)
             if host_task.done():  # the host has logged why it could not start
                 print("bang ssh-serve: the host did not start (see above); for a taken broker "
                       "port use --mqtt-port, or --broker to use a host that is already running",
@@ -136,14 +137,14 @@ async def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _start_host(mqtt_port: int) -> asyncio.Task[int]:
-    """`bang host` with its embedded broker, in this process; returns once it is up (or gone)."""
+async def _start_host(mqtt_port: int, data_dir: Path | None) -> asyncio.Task[int]:
+    """`bang host` with its embedded broker, in this process; returns once it is up (or gone).
+    Its games are kept beside the door's own data when --data names a folder."""
     from server.main import default_data_path, run_host
 
     ready = asyncio.Event()
-    task = asyncio.create_task(
-        run_host(None, mqtt_port, False, default_data_path(), ready=ready)
-    )
+    games = data_dir / "host.sqlite3" if data_dir else default_data_path()
+    task = asyncio.create_task(run_host(None, mqtt_port, False, games, ready=ready))
     waiter = asyncio.create_task(ready.wait())
     await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     waiter.cancel()
