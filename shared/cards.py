@@ -153,6 +153,3 @@ ALL_CARD_IDS: tuple[int, ...] = tuple(range(DECK_SIZE))
 KEY: tuple[str, ...] = tuple(c.key for c in CARDS)
 SUIT: tuple[str, ...] = tuple(c.suit for c in CARDS)
 
-
-def card_label(card_id: int) -> str:
-    return CARDS[card_id].label

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from shared.model import Event
 
 
@@ -14,13 +16,4 @@ def redact(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` may see it: private cards replaced by their count."""
     if visible_to(event, viewer) or not event.cards:
         return event
-    return Event(
-        kind=event.kind,
-        seat=event.seat,
-        target=event.target,
-        card=event.card,
-        count=event.count,
-        private_to=event.private_to,
-        value=event.value,
-        note=event.note,
-    )
+    return msgspec.structs.replace(event, cards=())

@@ -17,10 +17,6 @@ def weapon_of(player: Player) -> int | None:
     return None
 
 
-def alive_seats(state: GameState) -> list[int]:
-    return [p.seat for p in state.players if p.alive]
-
-
 def alive_count(state: GameState) -> int:
     return sum(1 for p in state.players if p.alive)
 

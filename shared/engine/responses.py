@@ -116,15 +116,10 @@ class ResponseMixin(EngineCore):
         if action.kind == "beer":
             self.discard_from_hand(seat, action.card)
             self.emit("play", seat=seat, card=action.card, note="to survive")
-            self.s.players[seat].life += 1
-            self.emit("heal", seat=seat, value=self.s.players[seat].life, count=1)
+            self.heal(seat)
             self.beer_played()
         elif action.kind == "sid":
-            for card in action.cards:
-                self.discard_from_hand(seat, card)
-            self.emit("sid", seat=seat, cards=action.cards, count=2)
-            self.s.players[seat].life += 1
-            self.emit("heal", seat=seat, value=self.s.players[seat].life, count=1)
+            self.resolve_sid(seat, action)
         else:
             self.s.stack.pop()
             self.eliminate(seat, frame.killer)
