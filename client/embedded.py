@@ -51,6 +51,16 @@ class EmbeddedServer:
         self._task: asyncio.Task[None] | None = None
         self._store: Store | None = None
 
+    def fingerprint(self) -> str:
+        """The host's key fingerprint (its keys are made on first use and kept in `data`)."""
+        if self.host is not None:
+            return self.host.keys.fingerprint
+        store = Store(self.data)
+        try:
+            return store.host_keys().fingerprint
+        finally:
+            store.close()
+
     @property
     def url(self) -> str:
         assert self.broker is not None

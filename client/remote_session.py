@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 
-from client.net import Remote, RemoteError, Status
+from client.net import Remote, RemoteError, Status, TableUpdate
 from client.session import Refused, Session, StatusChanged, ViewUpdate
 from shared import protocol as p
 from shared.describe import describe
@@ -25,7 +25,7 @@ class RemoteSession(Session):
         remote: Remote | None,
         room: str,
         seat: int | None,
-        first: p.PrivateUpdate | p.RoomUpdate | None = None,
+        first: TableUpdate | None = None,
         own_remote: bool = False,
     ) -> None:
         super().__init__()
@@ -60,18 +60,18 @@ class RemoteSession(Session):
             if isinstance(update, Status):
                 status = "connected" if update.connected else "reconnecting"
                 self.emit(StatusChanged(status, update.reason))
-            elif isinstance(update, p.PrivateUpdate | p.RoomUpdate):
+            elif isinstance(update, TableUpdate):
                 if update.room == self.room:
                     self._on_update(update)
             elif isinstance(update, p.Error | p.PublicError):
                 self.emit(Refused(update.message))
 
-    def _on_update(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
+    def _on_update(self, update: TableUpdate) -> None:
         self._info = update.info
         view = update.view
         if view is None:
             return
-        log = tuple(update.log) or tuple(describe(e, view, self.seat) for e in update.events)
+        log = tuple(describe(e, view, self.seat) for e in update.events)
         self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events)))
 
     def _deadline_for(self, view: TableView) -> float | None:

@@ -54,6 +54,16 @@ def _check_free(address: str, port: int) -> None:
             raise
 
 
+def lan_address() -> str:
+    """This machine's address on the LAN (the interface of the default route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
 class EmbeddedBroker:
     def __init__(self, port: int = 1883, lan: bool = False) -> None:
         self.address = "0.0.0.0" if lan else "127.0.0.1"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import platformdirs
 
-from server.broker import EmbeddedBroker, PortInUse
+from server.broker import EmbeddedBroker, PortInUse, lan_address
 from server.connection import serve
 from server.host import Host
 from server.store import ReplayError, Store
@@ -34,11 +34,12 @@ def setup_logging(verbose: bool) -> None:
 
 
 async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
-                   bot_delay: float = 0.5, ready: asyncio.Event | None = None) -> int:
+                   bot_delay: float = 0.5, ready: asyncio.Event | None = None,
+                   keep_days: float = 30.0) -> int:
     """Run until SIGINT/SIGTERM. Returns a process exit code."""
     try:
         store = Store(data)
-        host = Host(store, bot_delay=bot_delay)
+        host = Host(store, bot_delay=bot_delay, keep_days=keep_days)
     except ReplayError as exc:
         log.error("cannot restore the saved games in %s: %s", data, exc)
         return 1
@@ -54,6 +55,9 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
             store.close()
             return 1
         broker_url = embedded.url
+        if lan:
+            log.info("players join with: bang join --broker mqtt://%s:%d --fingerprint %s",
+                     lan_address(), port, host.keys.fingerprint)
     address = p.parse_broker_url(broker_url)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -37,23 +37,28 @@ class RateLimiter:
             del self._buckets[key]
 
 
-class LogOnce:
-    """Logs the first refusal per (sender, code) in a window, then counts the rest quietly."""
+class LogBudget:
+    """At most `lines` refusal log lines per `window` seconds in total, whoever sends: a flood
+    from many invented senders cannot grow the log. What is left out is counted and reported
+    by the next line that gets through."""
 
-    def __init__(self, window: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, lines: int = 20, window: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.lines = lines
         self.window = window
         self.clock = clock
-        self._seen: dict[tuple[str, str], tuple[float, int]] = {}
+        self._start = -window
+        self._used = 0
+        self._suppressed = 0
 
-    def should_log(self, sender: str, code: str) -> int | None:
-        """None: stay quiet. Otherwise the number of refusals suppressed since the last log."""
+    def take(self) -> int | None:
+        """None: stay quiet. Otherwise the number of lines suppressed since the last one."""
         now = self.clock()
-        key = (sender, code)
-        since, suppressed = self._seen.get(key, (-self.window, 0))
-        if now - since >= self.window:
-            if len(self._seen) > 10_000:
-                self._seen.clear()
-            self._seen[key] = (now, 0)
-            return suppressed
-        self._seen[key] = (since, suppressed + 1)
-        return None
+        if now - self._start >= self.window:
+            self._start, self._used = now, 0
+        if self._used >= self.lines:
+            self._suppressed += 1
+            return None
+        self._used += 1
+        suppressed, self._suppressed = self._suppressed, 0
+        return suppressed

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import string
+import time
 
 from msgspec import Struct
 
@@ -43,6 +44,10 @@ class RoomRecord(Struct, omit_defaults=True):
     status: str = "waiting"  # "waiting" | "playing" | "over"
     setup: Setup | None = None
     seq: int = 0
+    created: int = 0  # milliseconds since the epoch
+    # The pending decision's id and when it times out (seconds since the epoch), so that a
+    # restarted host gives the player the time that was left, not a fresh timeout.
+    deadline: tuple[int, float] | None = None
 
 
 _ALPHABET = string.ascii_lowercase + string.digits
@@ -64,7 +69,8 @@ class Room:
     def create(cls, room_id: str, cid: str, creator_name: str, name: str,
                options: RoomOptions) -> Room:
         seats = [SeatState() for _ in range(options.seats)]
-        return cls(RoomRecord(room_id, name, cid, creator_name, options, seats))
+        return cls(RoomRecord(room_id, name, cid, creator_name, options, seats,
+                              created=int(time.time() * 1000)))
 
     @property
     def id(self) -> str:
@@ -94,7 +100,7 @@ class Room:
         winner = self.state.winner if self.state is not None else None
         return RoomInfo(id=rec.id, name=rec.name, status=rec.status,  # type: ignore[arg-type]
                         options=rec.options, seats=seats, creator=rec.creator_name,
-                        seq=rec.seq, winner=winner)
+                        winner=winner, created=rec.created)
 
     # --- lobby operations ----------------------------------------------------------------
 
@@ -144,6 +150,26 @@ class Room:
             self._to_bot(seat)
         self.online.discard(cid)
         return seat
+
+    def anyone_ready(self) -> bool:
+        return any(s.kind == "human" and s.ready for s in self.record.seats)
+
+    def free_seat(self, seat: int) -> None:
+        """Before the game: the seat's player is gone (idle too long, or kicked)."""
+        self.online.discard(self.record.seats[seat].cid or "")
+        self.record.seats[seat] = SeatState()
+
+    def kick(self, cid: str, seat: int) -> None:
+        """The creator frees another player's seat before the game (a squatter, someone
+        gone)."""
+        self._creator_only(cid)
+        if self.status != "waiting":
+            raise RoomError("started", "the game has started: hand the seat to a bot instead")
+        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} is not held by a player")
+        if self.record.seats[seat].cid == cid:
+            raise RoomError("bad_seat", "use leave to free your own seat")
+        self.free_seat(seat)
 
     def handover(self, cid: str, seat: int) -> None:
         self._creator_only(cid)

@@ -3,7 +3,8 @@ request counters.
 
 A room's game is stored as its setup plus the accepted actions; `load_rooms` rebuilds the
 live state by replaying them through the engine, so a restarted host carries on exactly.
-Each write commits before the caller publishes anything about it.
+Writes are grouped: they open a transaction that `commit` makes durable, so a burst of
+requests costs one fsync. The host publishes nothing about a write before that commit.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ _SAVE_ROOM = ("INSERT INTO rooms VALUES (?, ?) "
               "ON CONFLICT(id) DO UPDATE SET record = excluded.record")
 
 _enc = msgspec.msgpack.Encoder()
-_record_dec = msgspec.msgpack.Decoder(RoomRecord)
+# Lenient: version 1 stored `turn_timeout` as a float.
+_record_dec = msgspec.msgpack.Decoder(RoomRecord, strict=False)
 _action_dec = msgspec.msgpack.Decoder(Action)
 
 
@@ -49,9 +51,33 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(_SCHEMA)
+        self._open = False  # a write transaction is open
 
     def close(self) -> None:
+        self.rollback()
         self.db.close()
+
+    @property
+    def pending(self) -> bool:
+        """Writes wait for `commit`."""
+        return self._open
+
+    def _write(self, sql: str, args: tuple) -> None:
+        if not self._open:
+            self.db.execute("BEGIN")
+            self._open = True
+        self.db.execute(sql, args)
+
+    def commit(self) -> None:
+        """Make every write since the last commit durable (one fsync)."""
+        if self._open:
+            self.db.execute("COMMIT")
+            self._open = False
+
+    def rollback(self) -> None:
+        if self._open:
+            self._open = False
+            self.db.execute("ROLLBACK")
 
     def host_keys(self) -> HostKeys:
         """The host's keys, created on first start (the fingerprint survives restarts)."""
@@ -59,27 +85,27 @@ class Store:
         if row:
             return HostKeys.from_bytes(row[0])
         keys = HostKeys.generate()
-        self.db.execute("INSERT INTO meta VALUES ('host_keys', ?)", (keys.to_bytes(),))
+        self._write("INSERT INTO meta VALUES ('host_keys', ?)", (keys.to_bytes(),))
+        self.commit()
         return keys
 
-    def clients(self) -> dict[str, tuple[bytes, int]]:
-        """Every client seen: cid -> (public key, last request counter)."""
-        return {cid: (pub, ctr) for cid, pub, ctr in self.db.execute("SELECT * FROM clients")}
+    def client(self, cid: str) -> tuple[bytes, int] | None:
+        """A client seen before: (public key, last request counter)."""
+        row = self.db.execute("SELECT pub, ctr FROM clients WHERE cid=?", (cid,)).fetchone()
+        return (row[0], row[1]) if row else None
 
     def save_client(self, cid: str, pub: bytes, ctr: int) -> None:
-        self.db.execute("INSERT OR REPLACE INTO clients VALUES (?, ?, ?)", (cid, pub, ctr))
+        self._write("INSERT OR REPLACE INTO clients VALUES (?, ?, ?)", (cid, pub, ctr))
 
     def save_room(self, room: Room) -> None:
-        self.db.execute(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
+        self._write(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
 
     def save_action(self, room: Room, n: int, seat: int, decision: int | None,
                     action: Action) -> None:
         """Store action number `n` of the room's game together with the room record."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                            (room.id, n, seat, decision, _enc.encode(action)))
-            self.db.execute(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
+        self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                    (room.id, n, seat, decision, _enc.encode(action)))
+        self.save_room(room)
 
     def action_count(self, room_id: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM actions WHERE room=?",
@@ -94,11 +120,18 @@ class Store:
         keep = set(finished[max(0, len(finished) - keep_finished):])
         return [self.load_room(r) for r in records if r.status != "over" or r.id in keep]
 
+    def finished_before(self, created_ms: int) -> list[str]:
+        """Finished rooms created before `created_ms` (milliseconds since the epoch)."""
+        out = []
+        for room_id, blob in self.db.execute("SELECT id, record FROM rooms"):
+            record = _record_dec.decode(blob)
+            if record.status == "over" and record.created < created_ms:
+                out.append(room_id)
+        return out
+
     def delete_room(self, room_id: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("DELETE FROM actions WHERE room=?", (room_id,))
-            self.db.execute("DELETE FROM rooms WHERE id=?", (room_id,))
+        self._write("DELETE FROM actions WHERE room=?", (room_id,))
+        self._write("DELETE FROM rooms WHERE id=?", (room_id,))
 
     def game_record(self, room_id: str) -> GameRecord | None:
         """The room's game as a record for `bang replay` (bug reports); None before it starts."""

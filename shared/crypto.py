@@ -101,7 +101,7 @@ class Session:
             algorithm=hashes.SHA256(),
             length=2 * KEY_BYTES,
             salt=None,
-            info=b"bang/v1 session" + client_public + host_public,
+            info=b"bang/v2 session" + client_public + host_public,
         ).derive(shared_secret)
         self.to_host = ChaCha20Poly1305(okm[:KEY_BYTES])
         self.to_client = ChaCha20Poly1305(okm[KEY_BYTES:])

@@ -3,13 +3,19 @@
 Pure: no I/O. docs/PROTOCOL.md describes the same thing for authors of other clients.
 
 Three layers:
-1. Topics under `bang/v1/`.
+1. Topics under `bang/v2/`.
 2. Envelopes, the outer MessagePack object on a topic: `Request` (client -> host, sealed with
    the client's session key), `Sealed` (host -> one client) and `Signed` (host -> anyone).
 3. Bodies inside the envelopes: tagged unions keyed by the field `t`.
 
+What travels per room change (v2): one signed `RoomDelta` on the room's topic (the public
+events and the changed fields of the public view), and one sealed `SeatUpdate` to each seat
+whose private part changed. `shared.wireview` splits views into these parts and puts them
+back together; the client writes the log from the typed events itself.
+
 Every decode goes through `decode_*` here: it enforces the 64 KiB limit, the version and
-the schema (unknown fields and kinds are refused) and raises `ProtocolError` with a precise
+the schema (unknown kinds, and unknown fields of this module's structs, are refused; the
+engine's views and events inside them are read leniently) and raises `ProtocolError` with a precise
 reason.
 """
 
@@ -19,17 +25,21 @@ import re
 from typing import Any, Literal
 
 import msgspec
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 
 from shared.model import Action, Event
-from shared.views import TableView
+from shared.views import PendingView, TableView
 
-VERSION = 1
+VERSION = 2
 ROOT = f"bang/v{VERSION}"
 MAX_BYTES = 64 * 1024
 MIN_SEATS, MAX_SEATS = 3, 7
 NAME_MAX = 24
+MAX_SEATS_HELD = 20  # seats one key may hold in rooms not finished
 POOLS = ("all", "base")
+MAX_TIMEOUT = 3600
+#: Counters, `n` and every other integer on the wire fit in a signed 64-bit MessagePack int.
+MAX_INT = 2**63 - 1
 
 _CID = re.compile(r"^[0-9a-f]{24}$")
 _ROOM = re.compile(r"^[0-9a-z]{1,16}$")
@@ -46,14 +56,25 @@ class ProtocolError(Exception):
 
 # --- topics ----------------------------------------------------------------------------------
 
-HOST_TOPIC = f"{ROOT}/host"  # retained Signed(HostHello)
-LOBBY_TOPIC = f"{ROOT}/lobby"  # retained Signed(Lobby)
+HOST_TOPIC = f"{ROOT}/host"  # retained Signed(HostHello), re-published periodically
+LOBBY_FILTER = f"{ROOT}/lobby/+"  # retained Signed(LobbyEntry), one topic per room
 INBOX_FILTER = f"{ROOT}/c/+/in"  # what the host subscribes to
+DISCOVER_FILTER = f"{ROOT}/discover/+"  # "who is the host?": answered on the asker's outbox
+
+
+def lobby_topic(room: str) -> str:
+    """Retained Signed(LobbyEntry) of one room; emptied when the room leaves the lobby."""
+    return f"{ROOT}/lobby/{room}"
 
 
 def room_topic(room: str) -> str:
-    """Retained Signed(RoomUpdate): the public (spectator) face of a room."""
+    """Signed(RoomDelta), not retained: every change of the room, in `seq` order."""
     return f"{ROOT}/room/{room}"
+
+
+def snapshot_topic(room: str) -> str:
+    """Retained Signed(RoomSnapshot): the room's public face, refreshed about once a second."""
+    return f"{ROOT}/room/{room}/snap"
 
 
 def inbox_topic(cid: str) -> str:
@@ -62,20 +83,29 @@ def inbox_topic(cid: str) -> str:
 
 
 def outbox_topic(cid: str) -> str:
-    """Host -> client `cid`: replies and private updates (Sealed), or errors (Signed)."""
+    """Host -> client `cid`: replies and seat updates (Sealed), or signed public messages."""
     return f"{ROOT}/c/{cid}/out"
+
+
+def discover_topic(cid: str) -> str:
+    """An empty message here asks the host to send its signed HostHello to `cid`'s outbox."""
+    return f"{ROOT}/discover/{cid}"
+
+
+def _cid_between(topic: str, prefix: str, suffix: str) -> str | None:
+    if not (topic.startswith(prefix) and topic.endswith(suffix)):
+        return None
+    value = topic[len(prefix) : len(topic) - len(suffix)]
+    return value if _CID.match(value) else None
 
 
 def cid_from_inbox(topic: str) -> str | None:
     """The client id in an inbox topic, or None when the topic is not a valid inbox."""
-    prefix, suffix = f"{ROOT}/c/", "/in"
-    if not (topic.startswith(prefix) and topic.endswith(suffix)):
-        return None
-    return _valid_cid(topic[len(prefix) : -len(suffix)])
+    return _cid_between(topic, f"{ROOT}/c/", "/in")
 
 
-def _valid_cid(value: str) -> str | None:
-    return value if _CID.match(value) else None
+def cid_from_discover(topic: str) -> str | None:
+    return _cid_between(topic, f"{ROOT}/discover/", "")
 
 
 def valid_room_id(room: str) -> bool:
@@ -86,8 +116,8 @@ def valid_room_id(room: str) -> bool:
 
 
 class Request(Struct, forbid_unknown_fields=True):
-    """Client -> host on `bang/v1/c/{cid}/in`. `box` seals a ClientMessage with the client's
-    to-host key; aad = b"bang/v1 req|" + cid + b"|" + ctr in decimal."""
+    """Client -> host on `bang/v2/c/{cid}/in`. `box` seals a padded ClientMessage with the
+    client's to-host key; aad = b"bang/v2 req|" + cid + b"|" + ctr in decimal."""
 
     v: int
     pub: bytes  # the client's X25519 public key; cid must equal client_id(pub)
@@ -96,8 +126,8 @@ class Request(Struct, forbid_unknown_fields=True):
 
 
 class Sealed(Struct, tag="sealed", tag_field="e", forbid_unknown_fields=True):
-    """Host -> one client. `box` seals a HostReply with the to-client key;
-    aad = b"bang/v1 out|" + cid."""
+    """Host -> one client. `box` seals a padded HostReply with the to-client key;
+    aad = b"bang/v2 out|" + cid."""
 
     v: int
     box: bytes
@@ -130,23 +160,28 @@ class _Msg(Struct, tag_field="t", forbid_unknown_fields=True, omit_defaults=True
 
 
 class Hello(_Msg, tag="hello"):
-    """First message after (re)connecting: the reply lists the seats this client holds."""
+    """First message after (re)connecting: the reply lists the seats this client holds.
+    `will` is the counter of the Bye registered as this connection's MQTT will: the host
+    accepts that one Bye once, whatever requests came in between."""
+
+    will: int | None = None
 
 
 class Bye(_Msg, tag="bye"):
-    """Going away: sent on a clean close, and set as the MQTT will so the broker sends it when
-    the connection drops. Exempt from the counter order (a will is sealed when connecting):
-    it only marks the client offline until its next request."""
+    """Going away: sent on a clean close (a fresh counter), or as the MQTT will (the counter
+    announced in the connection's Hello). Marks the client offline until its next request."""
 
 
 class ListRooms(_Msg, tag="list"):
-    pass
+    """One page of rooms, from `offset` in the host's order."""
+
+    offset: int = 0
 
 
 class RoomOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     seats: int = 4
     pool: str = "all"
-    turn_timeout: float = 60.0  # seconds per decision; 0 means no timeout
+    turn_timeout: int = 60  # whole seconds per decision; 0 means no timeout
     bot: str = "random"  # the bot kind that fills empty seats
 
 
@@ -188,6 +223,18 @@ class Leave(_Msg, tag="leave"):
     room: str
 
 
+class Kick(_Msg, tag="kick"):
+    """Creator only, before the game: free another player's seat."""
+
+    room: str
+    seat: int
+
+
+class Ping(_Msg, tag="ping"):
+    """Still here: a player waiting in a room sends one every few minutes, or loses the
+    seat after SEAT_IDLE (server.host) without a request. Answered with `ok`."""
+
+
 class Act(_Msg, tag="act"):
     room: str
     decision: int  # the id of the pending decision being answered
@@ -206,8 +253,8 @@ class Handover(_Msg, tag="handover"):
 
 
 ClientMessage = (
-    Hello | Bye | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave | Act
-    | Snapshot | Handover
+    Hello | Bye | Ping | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave
+    | Kick | Act | Snapshot | Handover
 )
 
 
@@ -229,13 +276,59 @@ class RoomInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
     options: RoomOptions
     seats: list[SeatInfo]
     creator: str = ""  # the creator's display name
-    seq: int = 0
     winner: str | None = None
+    created: int = 0  # when, in milliseconds since the epoch (the lobby's order)
 
 
 class SeatRef(Struct, forbid_unknown_fields=True):
     room: str
     seat: int
+
+
+class Mine(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The private part of one seat's view: everything `view(state, seat)` has that the
+    spectators' view has not. `distances[i]` is the distance to seat i (None: yourself, the
+    dead, or when you are dead); a seat is in reach when its distance <= `reach`."""
+
+    hand: tuple[int, ...] = ()
+    role: str | None = None
+    reach: int = 0
+    bangs_played: int = 0
+    options: tuple[Action, ...] = ()
+    default: Action | None = None
+    private: tuple[int, ...] = ()
+    distances: tuple[int | None, ...] = ()
+
+
+class PlayerDelta(Struct, frozen=True, forbid_unknown_fields=True):
+    """The fields of one public PlayerView that changed (all of them in a whole delta)."""
+
+    seat: int
+    name: str | UnsetType = UNSET
+    character: str | UnsetType = UNSET
+    life: int | UnsetType = UNSET
+    max_life: int | UnsetType = UNSET
+    alive: bool | UnsetType = UNSET
+    hand_count: int | UnsetType = UNSET
+    in_play: tuple[int, ...] | UnsetType = UNSET
+    role: str | None | UnsetType = UNSET
+
+
+class TableDelta(Struct, frozen=True, forbid_unknown_fields=True):
+    """The fields of the public TableView that changed; absent fields did not. `players`
+    holds only the players that changed, with only their changed fields. The first delta of
+    a game (the deal) has every field."""
+
+    players: tuple[PlayerDelta, ...] | UnsetType = UNSET
+    turn: int | UnsetType = UNSET
+    turn_number: int | UnsetType = UNSET
+    deck_count: int | UnsetType = UNSET
+    discard_count: int | UnsetType = UNSET
+    discard_top: int | None | UnsetType = UNSET
+    three_player: bool | UnsetType = UNSET
+    pending: PendingView | None | UnsetType = UNSET
+    winner: str | None | UnsetType = UNSET
+    winners: tuple[int, ...] | UnsetType = UNSET
 
 
 # --- host -> one client (inside Sealed) ------------------------------------------------------
@@ -254,8 +347,12 @@ class Ok(_Msg, tag="ok"):
 
 
 class Rooms(_Msg, tag="rooms"):
+    """A page of rooms: `rooms` from `offset`, of `total`."""
+
     ref: int
     rooms: list[RoomInfo] = []
+    offset: int = 0
+    total: int = 0
 
 
 class Error(_Msg, tag="error"):
@@ -266,47 +363,79 @@ class Error(_Msg, tag="error"):
     ref: int | None = None
 
 
-class PrivateUpdate(_Msg, tag="private"):
-    """A seat's view after room change `seq`; `events` are redacted for that seat."""
+class Shown(Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
+    """The cards of event number `index` of a RoomDelta's `events`, for this seat's eyes
+    (the public event carries none). On the wire: `[index, [card, ...]]`."""
+
+    index: int
+    cards: tuple[int, ...]
+
+
+class SeatUpdate(_Msg, tag="seat"):
+    """The private side of room change `seq` for `seat`: sent when `mine` changed, when an
+    event shows this seat private cards (`shown`), as the answer to an `act` (`ref`), and as
+    a snapshot (`snapshot`: after hello, snapshot or a restart; the public side then comes
+    as a RoomSnapshot)."""
 
     room: str
     seq: int
     seat: int
-    info: RoomInfo
-    view: TableView | None = None
-    events: list[Event] = []
-    log: list[str] = []
-    n: int = 0  # host message counter (replay guard)
+    n: int
+    mine: Mine | None = None  # None before the game starts
+    shown: list[Shown] = []
+    ref: int | None = None
+    snapshot: bool = False
 
 
-HostReply = Welcome | Ok | Rooms | Error | PrivateUpdate
+HostReply = Welcome | Ok | Rooms | Error | SeatUpdate
 
 
 # --- host -> anyone (inside Signed) ----------------------------------------------------------
 
 
 class HostHello(_Msg, tag="host"):
+    """The host's keys. `link` changes whenever the host restarts or reconnects to the
+    broker (requests in flight may then be lost): a client that sees a new `link` re-sends
+    its unanswered requests and greets again."""
+
     sign_key: bytes
     kx_key: bytes
     fingerprint: str
     n: int
+    link: int
 
 
-class Lobby(_Msg, tag="lobby"):
-    rooms: list[RoomInfo]
+class LobbyEntry(_Msg, tag="entry"):
+    """One room as the lobby lists it (retained on `bang/v2/lobby/{room}`). `gone`: the room
+    left the lobby (sent once, not retained; the retained topic is then emptied)."""
+
+    room: RoomInfo
     n: int
+    gone: bool = False
 
 
-class RoomUpdate(_Msg, tag="room"):
-    """The spectator face of room change `seq`."""
+class RoomDelta(_Msg, tag="delta"):
+    """Public room change `seq`: its events (private cards as counts), what changed in the
+    spectators' view, the room's info when it changed, and `to`: the seats that also get a
+    SeatUpdate with this `seq`."""
 
     room: str
     seq: int
-    info: RoomInfo
     n: int
-    view: TableView | None = None
     events: list[Event] = []
-    log: list[str] = []
+    table: TableDelta | None = None
+    info: RoomInfo | None = None
+    to: list[int] = []
+
+
+class RoomSnapshot(_Msg, tag="snap"):
+    """The room's whole public face at `seq` (the spectators' view)."""
+
+    room: str
+    seq: int
+    n: int
+    info: RoomInfo
+    view: TableView | None = None
 
 
 class PublicError(_Msg, tag="error"):
@@ -317,7 +446,50 @@ class PublicError(_Msg, tag="error"):
     n: int
 
 
-PublicMessage = HostHello | Lobby | RoomUpdate | PublicError
+PublicMessage = HostHello | LobbyEntry | RoomDelta | RoomSnapshot | PublicError
+
+
+# --- padding ---------------------------------------------------------------------------------
+
+#: Every sealed request is padded to this many bytes.
+REQUEST_CLASS = 256
+#: Sealed host messages are padded to one of these; the class comes from public facts only.
+REPLY_CLASSES = (1024, 4096, 16384)
+#: A seat update's class: 4096 when it carries options (a public fact: the pending seat) and
+#: the hand is at most this many cards (public: hand_count); 16384 past that; 1024 otherwise.
+OPTIONS_HAND_LIMIT = 12
+
+
+def pad(body: bytes, size: int) -> bytes:
+    """`size` bytes: the body's length (2 bytes, big-endian), the body, then zeros."""
+    if len(body) + 2 > size:
+        raise ProtocolError("too_large", f"{len(body)} bytes do not fit a {size}-byte class")
+    return len(body).to_bytes(2, "big") + body + bytes(size - 2 - len(body))
+
+
+def unpad(padded: bytes, sizes: tuple[int, ...]) -> bytes:
+    if len(padded) not in sizes:
+        raise ProtocolError("padding", f"a sealed body of {len(padded)} bytes is not one of "
+                            f"the size classes {sizes}")
+    length = int.from_bytes(padded[:2], "big")
+    if length + 2 > len(padded) or any(padded[2 + length :]):
+        raise ProtocolError("padding", "bad padding in a sealed body")
+    return padded[2 : 2 + length]
+
+
+def seat_update_class(update: SeatUpdate, hand_count: int) -> int:
+    """The size class of a seat update, from what a stranger may know: whether the seat is
+    the one deciding (it then carries options) and its hand size."""
+    if update.mine is None or not update.mine.options:
+        return REPLY_CLASSES[0]
+    return REPLY_CLASSES[1] if hand_count <= OPTIONS_HAND_LIMIT else REPLY_CLASSES[2]
+
+
+def reply_class(message: HostReply) -> int:
+    """The class of a reply that is not a seat update, by its kind: an error fits 1024; an
+    answer that may carry rooms or seats gets 4096 (pages of rooms are trimmed to fit, and a
+    key holds at most MAX_SEATS_HELD seats)."""
+    return REPLY_CLASSES[0] if isinstance(message, Error) else REPLY_CLASSES[1]
 
 
 # --- encode / decode -------------------------------------------------------------------------
@@ -347,13 +519,16 @@ def _decode(decoder: msgspec.msgpack.Decoder, data: bytes, what: str) -> Any:
     except msgspec.DecodeError as exc:
         raise ProtocolError("malformed", f"{what} is not valid MessagePack: {exc}") from exc
     if getattr(message, "v", VERSION) != VERSION:
-        raise ProtocolError("version", f"{what} has version {message.v}, this host speaks "
-                            f"{VERSION}")
+        raise ProtocolError("version", f"{what} has version {message.v}; this host speaks "
+                            f"version {VERSION}: upgrade your client")
     return message
 
 
 def decode_request(data: bytes) -> Request:
-    return _decode(_request_dec, data, "request envelope")
+    request = _decode(_request_dec, data, "request envelope")
+    if not 0 < request.ctr <= MAX_INT:
+        raise ProtocolError("invalid", f"the counter must be 1-{MAX_INT}")
+    return request
 
 
 def decode_outbound(data: bytes) -> Sealed | Signed:
@@ -375,7 +550,7 @@ def decode_public(data: bytes) -> PublicMessage:
 
 
 def check_client_message(message: ClientMessage) -> None:
-    """Checks beyond types: identifiers, names and option ranges."""
+    """Checks beyond types: identifiers, names, option ranges and integer ranges."""
     room = getattr(message, "room", None)
     if room is not None and not valid_room_id(room):
         raise ProtocolError("invalid", f"room id {room!r} is not 1-16 of [0-9a-z]")
@@ -388,11 +563,15 @@ def check_client_message(message: ClientMessage) -> None:
             raise ProtocolError("invalid", f"seats must be {MIN_SEATS}-{MAX_SEATS}")
         if opts.pool not in POOLS:
             raise ProtocolError("invalid", f"pool must be one of {', '.join(POOLS)}")
-        if not 0 <= opts.turn_timeout <= 3600:
-            raise ProtocolError("invalid", "turn_timeout must be 0-3600 seconds")
+        if not 0 <= opts.turn_timeout <= MAX_TIMEOUT:
+            raise ProtocolError("invalid", f"turn_timeout must be 0-{MAX_TIMEOUT} seconds")
     seat = getattr(message, "seat", None)
     if seat is not None and not 0 <= seat < MAX_SEATS:
         raise ProtocolError("invalid", f"seat must be 0-{MAX_SEATS - 1}")
+    for field in ("offset", "decision", "will"):
+        value = getattr(message, field, None)
+        if value is not None and not 0 <= value <= MAX_INT:
+            raise ProtocolError("invalid", f"{field} must be 0-{MAX_INT}")
 
 
 def check_name(name: str) -> None:

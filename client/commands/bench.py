@@ -1,32 +1,62 @@
-"""`bang bench relay`: what the broker and the host cost on loopback.
+"""`bang bench relay`: what the host costs, measured from outside it.
 
-1. broker_rtt: one client publishes and receives its own 300-byte messages (QoS 1), no host.
-2. update: `--tables` tables of 4 networked bot clients play for `--seconds`; the time from a
-   client sending its action to the last seat receiving the resulting update, the size of
-   those updates, and the actions per second all tables made together.
-3. host_bot: the host alone runs `--tables` tables of 4 in-host bots (every action still
-   applied, stored, signed and published): the host's own throughput.
+The host runs as `bang host` in a process of its own (with the embedded amqtt broker in it
+unless --broker names one) and the load comes from other processes, so that what the host
+process spends and holds is the host's own cost.
 
-Everything runs in this one process and event loop (broker if embedded, host, and every bot
-client), so the figures are an upper bound on latency and a lower bound on throughput.
+1. broker_rtt: one client publishes and receives its own 300-byte messages (QoS 1); no host.
+2. connect (only with --connect N): N fresh client identities connect at once, spread over
+   the workers; the time from the start of the burst to each one's welcome.
+3. update: --tables tables of 4 networked bot clients play for --seconds, run by --workers
+   processes (default: one per CPU, at most one per table), each table as fast as it can or
+   at most --rate actions per second. Measured: the time from a client sending its action to
+   the last seat of its table receiving the resulting update, the size of the payloads the
+   clients receive, the games finished and the actions per second of all tables together.
+   The load clients skip the lobby (see `client.benchkit.remote`).
+4. host_rss_mb: the host process's peak resident memory over 1-3 (VmHWM).
+5. host_bot: a fresh host process alone plays --tables tables of 4 in-host bots through the
+   broker (every action applied, stored, signed and published); the actions are counted in
+   its data file. host_bot_tables: the tables it accepted.
+6. host_actions_per_s: the host pipeline alone, in this process, with no broker and no
+   network: Host and Store with tables of in-host bots and the outbox drained (see
+   `client.benchkit.pipeline`).
+
+`errors` and `host_bot_errors` count the refusals and timeouts the clients of steps 3 and 5
+met, by code (`busy`: the host runs as many rooms as it allows).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import math
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from client.benchkit.hostproc import HostProcess
+    from client.net.remote import Remote
+    from server.store import Store
 
 EXAMPLES = """examples:
   bang bench relay                                    embedded broker, 4 tables
   bang bench relay --broker mqtt://127.0.0.1:1883 --tables 8 --json
+  bang bench relay --broker mqtt://127.0.0.1:1883 --tables 1000 --rate 1 --json
+  bang bench relay --broker mqtt://127.0.0.1:1883 --connect 3000
 """
+
+#: How long the host-bot creators may take to connect.
+SETUP_TIMEOUT = 120.0
+#: How often a host-bot table looks for the end of its game in the host's data file.
+POLL = 0.05
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description="Benchmarks that print figures.")
     sub = parser.add_subparsers(dest="bench", metavar="BENCH", required=True)
     relay = sub.add_parser(
-        "relay", help="broker round trip, action-to-update latency, bytes, tables",
+        "relay", help="the host's cost: latency, bytes, tables, memory, throughput",
         description=__doc__, epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -44,6 +74,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="concurrent tables of 4 networked bots (default 4)")
     relay.add_argument("--seconds", type=float, default=10.0,
                        help="how long the tables play (default 10)")
+    relay.add_argument("--rate", type=float, metavar="R",
+                       help="at most R actions per second at each table (default: as fast "
+                       "as it can)")
+    relay.add_argument("--workers", type=int, metavar="N",
+                       help="processes running the bot tables (default: one per CPU, at most "
+                       "one per table)")
+    relay.add_argument("--connect", type=int, metavar="N",
+                       help="also time N fresh clients connecting at once, to their welcome")
     relay.add_argument("--pings", type=int, default=1000,
                        help="broker round trips to time (default 1000)")
     relay.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -53,12 +91,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import logging
 
+    from client.benchkit import BenchError
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    if args.tables < 1 or args.seconds <= 0 or args.pings < 1:
-        print("bang bench relay: --tables, --seconds and --pings must be positive",
-              file=sys.stderr)
+    problem = _check(args)
+    if problem:
+        print(f"bang bench relay: {problem}", file=sys.stderr)
         return 2
-    result = asyncio.run(relay(args.broker, args.tables, args.seconds, args.pings))
+    workers = args.workers or min(os.cpu_count() or 1, args.tables)
+    try:
+        result = asyncio.run(relay(args.broker, args.tables, args.seconds, args.pings,
+                                   args.rate, workers, args.connect))
+    except BenchError as exc:
+        print(f"bang bench relay: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(result))
     else:
@@ -67,62 +113,83 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> str | None:
+    """What is wrong with the flags, in one line; None when nothing is."""
+    if args.tables < 1 or args.seconds <= 0 or args.pings < 1:
+        return "--tables, --seconds and --pings must be positive"
+    if args.rate is not None and not 0 < args.rate < math.inf:
+        return "--rate must be a positive number of actions per second"
+    if args.workers is not None and args.workers < 1:
+        return "--workers must be positive"
+    if args.connect is not None and args.connect < 1:
+        return "--connect must be positive"
+    return None
+
+
 def _pct(values: list[float], q: float) -> int:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))]) if ordered else 0
 
 
-async def relay(broker: str | None, tables: int, seconds: float, pings: int) -> dict[str, Any]:
-    from server.broker import EmbeddedBroker
-    from server.connection import serve
-    from server.host import Host
-    from server.store import Store
+async def relay(broker: str | None, tables: int, seconds: float, pings: int,
+                rate: float | None, workers: int, connect: int | None) -> dict[str, Any]:
+    from client.benchkit.hostproc import HostProcess
+    from client.benchkit.pipeline import host_actions_per_s
+    from client.benchkit.pool import WorkerPool
     from shared import protocol as p
 
-    embedded = None
-    if broker is None:
-        embedded = EmbeddedBroker(port=_free_port())
-        await embedded.start()
-        broker = embedded.url
-    address = p.parse_broker_url(broker)
+    _raise_fd_limit()
     with tempfile.TemporaryDirectory() as tmp:
-        rtt = await _broker_rtt(address, pings)
-        store = Store(Path(tmp) / "bench.sqlite3")
-        host = Host(store, bot_delay=0.0, rate=1e6, burst=1e6)
-        stop = asyncio.Event()
-        serving = asyncio.create_task(serve(host, address, stop))
-        try:
-            tally = await _tables(broker, Path(tmp), tables, seconds, host)
-            bot_actions = await _bot_tables(broker, Path(tmp), tables, seconds, host)
-        finally:
-            stop.set()
-            await serving
-            host.stop()
-            store.close()
-            if embedded is not None:
-                await embedded.stop()
-    return {
-        "broker": "embedded amqtt" if embedded is not None else broker,
+        async with HostProcess(broker, _mkdir(Path(tmp) / "tables")) as host:
+            rtt = await _broker_rtt(p.parse_broker_url(host.url), pings)
+            async with WorkerPool(workers, host.url, host.fingerprint) as pool:
+                welcomes = await pool.connect(connect) if connect else []
+                played = await pool.tables(tables, seconds, rate)
+            rss = host.peak_rss_mb()
+        async with HostProcess(broker, _mkdir(Path(tmp) / "bots")) as host:
+            bot_tables, bot_rate, bot_errors = await _host_bot_tables(host, tables, seconds)
+    pipeline = await host_actions_per_s(tables, seconds)
+    result: dict[str, Any] = {
+        "broker": "embedded amqtt" if broker is None else broker,
         "broker_rtt_p50_us": _pct(rtt, 0.5),
         "broker_rtt_p99_us": _pct(rtt, 0.99),
-        "update_p50_us": _pct(tally.latencies, 0.5),
-        "update_p99_us": _pct(tally.latencies, 0.99),
-        "updates_timed": len(tally.latencies),
-        "bytes_per_update_median": round(statistics.median(tally.sizes)) if tally.sizes else 0,
+        "update_p50_us": _pct(played.latencies, 0.5),
+        "update_p99_us": _pct(played.latencies, 0.99),
+        "updates_timed": len(played.latencies),
+        "bytes_per_update_median": round(statistics.median(played.sizes)) if played.sizes else 0,
+        "sealed_sizes": played.sealed,
         "tables": tables,
-        "games_finished": tally.games,
-        "actions_per_s": round(tally.actions / seconds, 1),
-        "host_bot_tables": tables,
-        "host_bot_actions_per_s": round(bot_actions / seconds, 1),
+        "games_finished": played.games,
+        "actions_per_s": round(played.actions / seconds, 1),
+        "host_bot_tables": bot_tables,
+        "host_bot_actions_per_s": round(bot_rate, 1),
+        "host_rss_mb": rss,
+        "host_actions_per_s": round(pipeline, 1),
+        "workers": workers,
+        "rate": rate,
+        "errors": dict(played.errors),
+        "host_bot_errors": dict(bot_errors),
     }
+    if connect:
+        result |= {"connect_clients": connect, "connect_welcomed": len(welcomes),
+                   "connect_p50_ms": _pct(welcomes, 0.5), "connect_p99_ms": _pct(welcomes, 0.99)}
+    return result
 
 
-def _free_port() -> int:
-    import socket
+def _mkdir(path: Path) -> Path:
+    path.mkdir()
+    return path
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+
+def _raise_fd_limit() -> None:
+    """Every client holds a socket: allow as many open files as the system lets this process
+    have; the host and the workers inherit the limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 async def _broker_rtt(address: Any, pings: int) -> list[float]:
@@ -142,133 +209,58 @@ async def _broker_rtt(address: Any, pings: int) -> list[float]:
     return out
 
 
-async def _bot_tables(broker: str, tmp: Path, tables: int, seconds: float, host: Any) -> int:
-    """The host alone: `tables` games of 4 in-host bots, restarted as they end; returns the
-    actions the host applied (and stored, and published) in `seconds`."""
-    from client.net.remote import Remote
+async def _host_bot_tables(host: HostProcess, tables: int,
+                           seconds: float) -> tuple[int, float, Counter[str]]:
+    """The host alone: `tables` rooms of 4 in-host bots, each followed by a new one when its
+    game ends, for `seconds`. Returns the tables the host accepted, the actions per second
+    they made, and the refusals. The games are followed in the host's data file, so that no
+    client has to watch them."""
+    from client.benchkit import BenchError
+    from client.benchkit.remote import BenchRemote
+    from server.store import Store
     from shared import crypto
 
-    creators = [Remote(broker, config_dir=tmp / "c", key=crypto.ClientKey.generate(),
-                       fingerprint=host.keys.fingerprint) for _ in range(tables)]
+    creators = [BenchRemote(host.url, config_dir=host.workdir, key=crypto.ClientKey.generate(),
+                            fingerprint=host.fingerprint, follow_lobby=False)
+                for _ in range(tables)]
     for remote in creators:
         await remote.__aenter__()
-    by_table: list[list[Any]] = [[] for _ in creators]  # the host's Room objects
+    rooms: list[list[str]] = [[] for _ in creators]
+    errors: Counter[str] = Counter()
+    store = Store(host.data)
     try:
-        await asyncio.gather(*(r.wait_connected(30) for r in creators))
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            for remote, rooms in zip(creators, by_table, strict=True):
-                if not rooms or rooms[-1].status != "playing":
-                    room = await remote.create_room("bots", seats=4, turn_timeout=0)
-                    rooms.append(host.rooms[room.id])
-                    await remote.start(room.id, bots=True)
-            await asyncio.sleep(0.05)
-        everything = [room for rooms in by_table for room in rooms]
-        counted = sum(room.state.actions for room in everything if room.state is not None)
-        for room in everything:  # stop the bots before the host is torn down
-            host.timers.cancel(room.id)
-    finally:
-        for remote in creators:
-            await remote.close()
-    return counted
-
-
-class _Tally:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.sizes: list[int] = []
-        self.actions = 0
-        self.games = 0
-        self.sent: dict[tuple[str, int], float] = {}
-        self.seen: dict[tuple[str, int], tuple[int, float]] = {}
-
-    def received(self, room: str, seq: int, seats: int) -> None:
-        key = (room, seq)
-        count, _ = self.seen.get(key, (0, 0.0))
-        now = time.perf_counter()
-        self.seen[key] = (count + 1, now)
-        if count + 1 == seats:
-            del self.seen[key]
-            started = self.sent.pop(key, None)
-            if started is not None:
-                self.latencies.append((now - started) * 1e6)
-
-
-async def _tables(broker: str, tmp: Path, tables: int, seconds: float, host: Any) -> _Tally:
-    from client.net.remote import Remote
-    from shared import crypto
-
-    tally = _Tally()
-
-    class CountingRemote(Remote):
-        def _dispatch(self, topic: str, payload: bytes) -> None:
-            if topic.endswith("/out"):
-                tally.sizes.append(len(payload))
-            super()._dispatch(topic, payload)
-
-    remotes = [CountingRemote(broker, config_dir=tmp / "c", key=crypto.ClientKey.generate(),
-                              fingerprint=host.keys.fingerprint)
-               for _ in range(4 * tables)]
-    for remote in remotes:
-        await remote.__aenter__()
-    try:
-        await asyncio.gather(*(r.wait_connected(30) for r in remotes))
-        tally.sizes.clear()
-        deadline = time.perf_counter() + seconds
-        await asyncio.gather(*(_table(remotes[4 * t: 4 * t + 4], deadline, tally, t)
-                               for t in range(tables)))
-    finally:
-        for remote in remotes:
-            await remote.close()
-    return tally
-
-
-async def _table(seats: list[Any], deadline: float, tally: _Tally, number: int) -> None:
-    """Play games back to back at one table until the deadline."""
-    from shared.bots.random_bot import RandomBot
-
-    game = 0
-    while time.perf_counter() < deadline:
-        room = await seats[0].create_room(f"bench {number}.{game}", seats=4, turn_timeout=0)
-        for i, remote in enumerate(seats):
-            await remote.join(room.id, f"bot{i}")
-        for remote in seats[1:]:
-            await remote.ready(room.id)
-        await seats[0].start(room.id)
-        over = await asyncio.gather(*(_seat(r, room.id, RandomBot(i), deadline, tally)
-                                      for i, r in enumerate(seats)))
-        if all(over):
-            tally.games += 1
-        for remote in seats:
-            await remote.leave(room.id)
-        game += 1
-
-
-async def _seat(remote: Any, room: str, bot: Any, deadline: float, tally: _Tally) -> bool:
-    """One bot seat; True when the game ended before the deadline."""
-    from client.net.remote import RemoteError
-    from shared import protocol as p
-
-    updates = remote.updates()
-    while True:
-        patience = min(5.0, max(0.5, deadline - time.perf_counter() + 0.5))
         try:
-            update = await asyncio.wait_for(updates.__anext__(), patience)
+            await asyncio.gather(*(r.wait_connected(SETUP_TIMEOUT) for r in creators))
         except TimeoutError:
-            return False
-        if not isinstance(update, p.PrivateUpdate) or update.room != room:
+            raise BenchError(f"the host-bot clients did not all connect within "
+                             f"{SETUP_TIMEOUT:.0f} s") from None
+        start = time.perf_counter()
+        await asyncio.gather(*(_bot_games(remote, store, start + seconds, mine, errors)
+                               for remote, mine in zip(creators, rooms, strict=True)))
+        elapsed = time.perf_counter() - start
+        actions = sum(store.action_count(room) for mine in rooms for room in mine)
+    finally:
+        store.close()
+        await asyncio.gather(*(remote.close() for remote in creators))
+    return sum(bool(mine) for mine in rooms), actions / elapsed, errors
+
+
+async def _bot_games(creator: Remote, store: Store, deadline: float, rooms: list[str],
+                     errors: Counter[str]) -> None:
+    """One host-bot table: a new room of bots whenever the last game is over."""
+    from client.net.remote import RemoteError
+
+    while time.perf_counter() < deadline:
+        if rooms and store.load_record(rooms[-1]).status == "playing":
+            await asyncio.sleep(POLL)
             continue
-        tally.received(room, update.seq, 4)
-        if update.info.status == "over":
-            return True
-        if time.perf_counter() > deadline:
-            return False
-        view = update.view
-        if view is None or view.pending is None or not view.options:
-            continue
-        tally.sent[(room, update.seq + 1)] = time.perf_counter()
         try:
-            await remote.act(room, view.pending.id, bot.choose(view))
-            tally.actions += 1
-        except RemoteError:
-            tally.sent.pop((room, update.seq + 1), None)
+            room = await creator.create_room("bots", seats=4, turn_timeout=0)
+            rooms.append(room.id)
+            await creator.start(room.id, bots=True)
+        except RemoteError as exc:
+            errors[exc.code] += 1
+            return
+        except TimeoutError:
+            errors["timeout"] += 1
+            return

@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="SQLite file for rooms and games (default: user data dir)")
     parser.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                         help="pause before each bot move (default 0.5)")
+    parser.add_argument("--keep-days", type=float, default=30.0, metavar="DAYS",
+                        help="delete finished games from the data file after this many days "
+                        "(default 30; 0 keeps them forever)")
     parser.add_argument("--verbose", action="store_true", help="log every action")
     parser.add_argument("--export", metavar="ROOM",
                         help="print that room's game as a record for `bang replay`, and exit")
@@ -45,11 +48,15 @@ def run(args: argparse.Namespace) -> int:
         print("bang host: --lan and --port are for the embedded broker; not with --broker",
               file=sys.stderr)
         return 2
+    if args.keep_days < 0:
+        print("bang host: --keep-days must be 0 (forever) or more", file=sys.stderr)
+        return 2
     if args.export:
         return export(args.data or default_data_path(), args.export)
     setup_logging(args.verbose)
     return asyncio.run(run_host(args.broker, args.port, args.lan,
-                                args.data or default_data_path(), bot_delay=args.bot_delay))
+                                args.data or default_data_path(), bot_delay=args.bot_delay,
+                                keep_days=args.keep_days))
 
 
 def export(data: Path, room: str) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import socket
 
 from client.commands.common import add_display_flags, settings_for
 from shared.bots import BOT_KINDS
@@ -32,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="characters: all 26 or the 16 of the base game")
-    parser.add_argument("--timeout", type=float, default=0,
+    parser.add_argument("--timeout", type=int, default=0,
                         help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
                         help="how the bots play (default: normal)")
@@ -49,16 +48,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --offline: deal this seed (the same game again)")
     add_display_flags(parser)
     parser.set_defaults(func=run)
-
-
-def lan_address() -> str:
-    """This machine's address on the LAN (the interface of the default route)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
-            return probe.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,9 +120,11 @@ def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
     from client.net import Remote
     from client.screens.create_room import RoomForm
     from client.screens.lobby import LobbyIntent, LobbyScreen
+    from server.broker import lan_address
 
     server = embedded_server(args)
-    line = f"bang join --broker mqtt://{lan_address()}:{server.port}"
+    line = (f"bang join --broker mqtt://{lan_address()}:{server.port} "
+            f"--fingerprint {server.fingerprint()}")
     print(f"Friends on your LAN can join with:\n  {line}")
     form = RoomForm(name=f"{settings.name}'s table", players=args.players, pool=args.pool,
                     timeout=args.timeout, bots=False, bot=args.bots)

@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from client.net.remote import Remote, RemoteError
-from shared import protocol as p
+from client.net.tables import TableUpdate
 
 log = logging.getLogger("bang.netbot")
 
@@ -14,12 +14,12 @@ log = logging.getLogger("bang.netbot")
 BENIGN = {"illegal", "stale"}
 
 
-async def play(remote: Remote, room: str, bot: Any) -> p.PrivateUpdate:
+async def play(remote: Remote, room: str, bot: Any) -> TableUpdate:
     """Answer every decision of this client's seat in `room` until the game is over;
     returns the final update."""
     answered: int | None = None
     async for update in remote.updates():
-        if not isinstance(update, p.PrivateUpdate) or update.room != room:
+        if not isinstance(update, TableUpdate) or update.room != room:
             continue
         if update.info.status == "over":
             return update
@@ -32,7 +32,8 @@ async def play(remote: Remote, room: str, bot: Any) -> p.PrivateUpdate:
         try:
             await remote.act(room, view.pending.id, bot.choose(view))
         except RemoteError as exc:
-            if exc.code not in BENIGN and exc.code != "disconnected":
+            if exc.code not in BENIGN and exc.code not in ("disconnected", "unreachable",
+                                                            "applied"):
                 raise
             log.debug("room %s: answer refused (%s)", room, exc)
     raise RuntimeError("the update stream ended")

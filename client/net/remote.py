@@ -1,4 +1,4 @@
-"""The client side of the wire, for the Textual app and for networked bots.
+"""The client side of the wire (protocol v2), for the Textual app and for networked bots.
 
     async with Remote("mqtt://127.0.0.1:1883") as remote:     # connects in the background
         await remote.wait_connected()
@@ -8,39 +8,44 @@
         await remote.start(room.id, bots=True)                 # creator only
         async for update in remote.updates():
             match update:
-                case PrivateUpdate(view=view) if view and view.options:
+                case TableUpdate(view=view) if view and view.options:
                     await remote.act(update.room, view.pending.id, view.options[0])
-                case RoomUpdate() | Lobby() | Status() | Error() | PublicError():
+                case LobbyUpdate() | Status() | Error() | PublicError():
                     ...
 
 Updates, in arrival order, to every `updates()` loop running (the first loop also gets what
 arrived before any was running):
-- `PrivateUpdate` (room, seq, seat, info, view, events, log): your seat's view after room
-  change `seq`; `view` is None before the game starts. Decrypted and checked.
-- `RoomUpdate`: the public view of a room you `watch` (spectators).
-- `Lobby`: the list of rooms, whenever it changes.
+- `TableUpdate` (room, seq, seat, info, view, events): room change `seq` of a room you sit in
+  or watch, rebuilt from the host's public delta and your seat's private part (see
+  `client.net.tables`); `view` is None before the game starts. Every message is checked
+  (signature, seal, size class) before use.
+- `LobbyUpdate`: the list of rooms changed (only while `follow_lobby` is on).
 - `Error` / `PublicError`: a refusal that answers no pending request (requests raise
   `RemoteError` instead).
 - `Status(connected, reason)`: the link went down or came back. On the way back the client
-  re-sends Hello, the host re-sends every seat's view (the seat is reclaimed with the key in
-  `config_dir/identity.key`), and watched rooms are re-snapshotted.
+  re-sends the requests that got no answer, then Hello; the host re-sends every seat's view
+  (the seat is reclaimed with the key in `config_dir/identity.key`).
 A sequence gap in a room's updates triggers a snapshot request on its own.
 
 Requests (`list_rooms`, `create_room`, `join`, `watch`, `ready`, `start`, `fill_bots`, `leave`,
-`act`, `snapshot`, `handover`) wait for the host's answer and raise `RemoteError(code,
-message)` on refusal or `TimeoutError`.
+`kick`, `act`, `snapshot`, `handover`) wait for the host's answer and raise `RemoteError(code,
+message)`: a refusal by the host, `unreachable` (no answer in `request_timeout` seconds: the
+request may never have reached the host) or `applied` (the host had applied it, but its answer
+was lost in a disconnection).
 
-State kept for the UI: `cid` (this identity), `seats` (room -> my seat), `lobby` (the latest
-room list), `host` (the trusted host key, with its `fingerprint`). `close()` tells the host we
+State kept for the UI: `cid` (this identity), `seats` (room -> my seat), `lobby` (room id ->
+RoomInfo), `host` (the trusted host key, with its `fingerprint`). `close()` tells the host we
 left (seats stay ours, shown offline); a dropped connection does the same through the MQTT will.
 
 Trust: the host's key is pinned per broker URL in `config_dir/known_hosts.json` on first use;
 a host with a different key later is never talked to (a `Status(False, reason)` says so and
 the client keeps waiting for the trusted one). Pass `fingerprint=` to require a specific host.
+Nothing unsigned is believed, and a signed message older than the last one seen on its topic
+is dropped.
 
-Use one Remote per identity at a time: the MQTT client identifier is the client id, so a
-second connection with the same key takes over the first one's (that is how a seat moves to
-a new process after a drop).
+The MQTT client identifier is random for every connection: knowing a player's client id does
+not let anyone take their connection over. The MQTT username is the client id (when the broker
+URL names no user), so that broker ACLs can confine each client to its own topics.
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import socket
 import ssl
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +65,26 @@ import aiomqtt
 from msgspec import Struct
 
 from client.net.identity import HostKey, KnownHosts, default_config_dir, load_or_create_key
+from client.net.tables import RoomMirror, TableUpdate
 from shared import crypto
 from shared import protocol as p
 from shared.model import Action
 
 #: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+#: Requests go at QoS 0: a broker's PUBACK would reach us just before the answer and, with
+#: Nagle on the broker's socket (Mosquitto's default), hold the answer up to 40 ms. A request
+#: lost with the connection is re-sent after it (see `_resend`).
+REQUEST_QOS = 0
 #: Updates kept for the first `updates()` loop when none was running yet.
 BACKLOG = 1000
+#: Seconds to wait for our seat's part of a change before showing the change without it.
+SEAT_WAIT = 2.0
+#: Seconds between lobby updates while many entries arrive (a fresh subscription).
+LOBBY_BATCH = 0.1
+#: Seconds between pings while we hold a seat: the host frees a waiting room's seat after
+#: ten silent minutes.
+KEEPALIVE = 240.0
 
 log = logging.getLogger("bang.remote")
 
@@ -76,6 +94,10 @@ class Status(Struct, frozen=True):
     reason: str = ""
 
 
+class LobbyUpdate(Struct, frozen=True):
+    rooms: list[p.RoomInfo]
+
+
 class RemoteError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -83,13 +105,22 @@ class RemoteError(Exception):
         self.message = message
 
 
-Update = p.PrivateUpdate | p.RoomUpdate | p.Lobby | p.Error | p.PublicError | Status
+Update = TableUpdate | LobbyUpdate | p.Error | p.PublicError | Status
+
+
+class _Pending:
+    """A request waiting for its answer, with its sealed envelope for a re-send."""
+
+    def __init__(self, envelope: bytes, future: asyncio.Future[Any]) -> None:
+        self.envelope = envelope
+        self.future = future
+        self.resent = False
 
 
 class Remote:
     def __init__(self, broker: str, *, config_dir: Path | None = None,
                  key: crypto.ClientKey | None = None, fingerprint: str | None = None,
-                 request_timeout: float = 10.0) -> None:
+                 request_timeout: float = 10.0, follow_lobby: bool = True) -> None:
         self.broker = broker
         self.address = p.parse_broker_url(broker)
         config_dir = config_dir or default_config_dir()
@@ -98,17 +129,18 @@ class Remote:
         self.known_hosts = KnownHosts(config_dir)
         self.required_fingerprint = fingerprint
         self.request_timeout = request_timeout
+        self.follow_lobby = follow_lobby
         self.host: HostKey | None = None
         self.seats: dict[str, int] = {}  # room -> my seat
         self.watching: set[str] = set()
-        self.lobby: list[p.RoomInfo] = []
-        self._seq: dict[str, int] = {}
-        self._lobby_n = 0
-        self._hello_n = 0
+        self.lobby: dict[str, p.RoomInfo] = {}
+        self._mirrors: dict[str, RoomMirror] = {}
+        self._asked: set[str] = set()  # rooms whose snapshot is on its way
+        self._last_n: dict[str, int] = {}  # topic -> the newest signed `n` seen on it
         self._background: set[asyncio.Task[None]] = set()
         self._session: crypto.Session | None = None
         self._ctr = 0
-        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._pending: dict[int, _Pending] = {}
         self._listeners: list[asyncio.Queue[Update]] = []
         self._backlog: deque[Update] = deque(maxlen=BACKLOG)  # before anyone listened
         self._client: aiomqtt.Client | None = None
@@ -118,12 +150,26 @@ class Remote:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._refused: set[str] = set()
+        self._lobby_due: asyncio.TimerHandle | None = None
+        self._seat_due: dict[str, asyncio.TimerHandle] = {}
+        self._sent: deque[int] = deque(maxlen=64)  # counters of our latest requests
+        self._pinger: asyncio.Task[None] | None = None
+        self._link = 0  # the host's `link` when we last greeted it
+        self._will: int | None = None  # the counter of this connection's will
 
     # --- lifecycle -------------------------------------------------------------------------
 
     async def __aenter__(self) -> Remote:
         self._task = asyncio.create_task(self._run())
+        self._pinger = asyncio.create_task(self._keep_alive())
         return self
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE)
+            if self.seats and self._connected.is_set():
+                with contextlib.suppress(RemoteError):
+                    await self._request(p.Ping())
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
@@ -135,11 +181,15 @@ class Remote:
         if client is not None and self._session is not None:
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
                 async with asyncio.timeout(2):
-                    await client.publish(p.inbox_topic(self.cid), self._bye(), qos=1)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                    await client.publish(p.inbox_topic(self.cid), self._seal(p.Bye())[1], qos=1)
+        for task in (self._task, self._pinger):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for handle in (self._lobby_due, *self._seat_due.values()):
+            if handle is not None:
+                handle.cancel()
 
     async def wait_connected(self, timeout: float = 10.0) -> None:
         """Until the broker link is up and the host is known and greeted."""
@@ -174,14 +224,13 @@ class Remote:
                 with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
                     await self._probe()
             try:
-                will = self._bye() if self._session is not None else None
+                will_ctr, will = self._seal(p.Bye()) if self._session is not None else (0, None)
                 async with _mqtt_client(self.address, self.cid, will) as client:
                     self._client = client
-                    await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC,
-                                          p.LOBBY_TOPIC,
-                                          *(p.room_topic(r) for r in self.watching))
+                    await self._subscribe(client, *self._topics())
                     reader = asyncio.create_task(self._read(client))
                     try:
+                        self._will = will_ctr if will else None
                         await self._greet(reader)
                         backoff = 0.2
                         await reader
@@ -194,10 +243,18 @@ class Remote:
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 10.0)
 
+    def _topics(self) -> list[str]:
+        rooms = set(self.seats) | self.watching
+        return [p.outbox_topic(self.cid), p.HOST_TOPIC,
+                *([p.LOBBY_FILTER] if self.follow_lobby else []),
+                *(p.room_topic(room) for room in sorted(rooms))]
+
     async def _probe(self) -> None:
-        """A short side connection that only reads the retained host announce."""
-        async with _mqtt_client(self.address, f"{self.cid}-probe", None) as client:
-            await self._subscribe(client, p.HOST_TOPIC)
+        """A short side connection that asks for the host's announce (and reads the retained
+        one), so that the real connection can register a sealed will."""
+        async with _mqtt_client(self.address, self.cid, None) as client:
+            await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC)
+            await client.publish(p.discover_topic(self.cid), b"", qos=REQUEST_QOS)
             async with asyncio.timeout(self.request_timeout):
                 async for message in client.messages:
                     if isinstance(message.payload, bytes | bytearray):
@@ -213,7 +270,9 @@ class Remote:
                 raise RemoteError("refused", f"the broker refused the subscription {topic}")
 
     async def _greet(self, reader: asyncio.Task[None]) -> None:
-        if not self._host_known.is_set():  # wait for the retained HostHello
+        if not self._host_known.is_set():  # wait for the host's signed announce
+            assert self._client is not None
+            await self._client.publish(p.discover_topic(self.cid), b"", qos=REQUEST_QOS)
             known = asyncio.create_task(self._host_known.wait())
             await asyncio.wait({known, reader}, timeout=self.request_timeout,
                                return_when=asyncio.FIRST_COMPLETED)
@@ -222,21 +281,33 @@ class Remote:
                 reader.result()  # the link's error
             if not self._host_known.is_set():
                 raise TimeoutError("no trusted host announced itself on this broker")
-        welcome = await self._request(p.Hello())
+        await self._resend()
+        welcome = await self._request(p.Hello(will=self._will))
         self.seats = {ref.room: ref.seat for ref in welcome.seats}
+        for room, seat in self.seats.items():
+            self._mirror(room).seat = seat
+        if self._client is not None:
+            await self._subscribe(self._client, *self._topics())
         for room in self.watching:
             await self._request(p.Snapshot(room=room))
         self._connected.set()
         self._emit(Status(True))
 
+    async def _resend(self) -> None:
+        """Requests that got no answer go again, unchanged and before anything newer: the
+        host applies one it never saw, and refuses one it applied (`replay`: see `_answer`)."""
+        client = self._client
+        assert client is not None
+        for pending in list(self._pending.values()):
+            if not pending.future.done():
+                pending.resent = True
+                await client.publish(p.inbox_topic(self.cid), pending.envelope, qos=REQUEST_QOS)
+
     def _link_down(self, reason: str) -> None:
         self._client = None
         was_up = self._connected.is_set()
         self._connected.clear()
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(RemoteError("disconnected", reason))
-        self._pending.clear()
+        self._asked.clear()
         if was_up or not self._closing:
             self._emit(Status(False, reason))
 
@@ -248,13 +319,15 @@ class Remote:
         from an earlier host, or an impostor; either way we never talk to it."""
         if self.required_fingerprint:
             trusted = key.fingerprint == self.required_fingerprint
+            if trusted:
+                self.known_hosts.check(self.broker, key)
         else:
             trusted = self.known_hosts.check(self.broker, key)
         if not trusted:
             if key.fingerprint not in self._refused:
                 self._refused.add(key.fingerprint)
-                self._emit(Status(False, f"ignoring a host with key "
-                                                     f"{key.fingerprint}: not the trusted one"))
+                self._emit(Status(False, f"ignoring a host with key {key.fingerprint}: not "
+                                         f"the trusted one"))
             return
         if self.host is None or self.host.fingerprint != key.fingerprint:
             self.host = key
@@ -266,88 +339,150 @@ class Remote:
     async def _read(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
             payload = message.payload
-            if not isinstance(payload, bytes | bytearray):
-                continue
+            if not isinstance(payload, bytes | bytearray) or not payload:
+                continue  # an emptied retained topic says nothing (it is not signed)
             try:
                 self._dispatch(message.topic.value, bytes(payload))
-            except (p.ProtocolError, crypto.CryptoError) as exc:
+            except (p.ProtocolError, crypto.CryptoError, ValueError) as exc:
                 log.debug("ignored a message on %s: %s", message.topic.value, exc)
 
     def _dispatch(self, topic: str, payload: bytes) -> None:
         envelope = p.decode_outbound(payload)
-        if topic == p.HOST_TOPIC:
-            self._on_hello(envelope)
+        hello_topics = (p.HOST_TOPIC, p.outbox_topic(self.cid))
+        if isinstance(envelope, p.Signed) and topic in hello_topics and self._on_hello(envelope):
             return
         if self.host is None:
             return
         if isinstance(envelope, p.Sealed):
             if topic != p.outbox_topic(self.cid) or self._session is None:
                 return
-            body = crypto.open_box(self._session.to_client, envelope.box, p.reply_aad(self.cid))
-            self._on_reply(p.decode_reply(body))
+            plain = crypto.open_box(self._session.to_client, envelope.box, p.reply_aad(self.cid))
+            self._on_reply(p.decode_reply(p.unpad(plain, p.REPLY_CLASSES)))
         else:
             crypto.verify(self.host.sign_key, envelope.sig, envelope.body)
-            self._on_public(topic, p.decode_public(envelope.body))
+            message = p.decode_public(envelope.body)
+            if not self._fresh_n(topic, message.n):
+                return
+            self._on_public(topic, message)
 
-    def _on_hello(self, envelope: p.Sealed | p.Signed) -> None:
+    def _fresh_n(self, topic: str, n: int) -> bool:
+        """Signed messages only move forward on each topic: an old one re-published by
+        someone else is dropped."""
+        if n < self._last_n.get(topic, 0):
+            return False
+        self._last_n[topic] = n
+        return True
+
+    def _on_hello(self, envelope: p.Sealed | p.Signed) -> bool:
+        """True when `envelope` was a host announce (handled here, trusted or not)."""
         if not isinstance(envelope, p.Signed):
-            return
+            return False
         hello = p.decode_public(envelope.body)
         if not isinstance(hello, p.HostHello):
-            return
+            return False
         crypto.verify(hello.sign_key, envelope.sig, envelope.body)
         if crypto.fingerprint(hello.sign_key, hello.kx_key) != hello.fingerprint:
-            return
+            return True
         key = HostKey(hello.fingerprint, hello.sign_key, hello.kx_key)
         self._trust(key)
-        restarted = hello.n > self._hello_n and self._connected.is_set()
-        self._hello_n = max(self._hello_n, hello.n)
-        if restarted and self.host == key:
-            # The host (re)connected while we stayed on the broker: greet it again, so that
-            # it knows we are here and re-sends our seats.
-            self._spawn(self._request(p.Hello()))
+        if self.host != key:
+            return True
+        if not self._fresh_n(p.HOST_TOPIC, hello.n):
+            return True
+        relinked, self._link = self._link not in (0, hello.link), hello.link
+        if relinked and self._connected.is_set():
+            # The host restarted or reconnected while we stayed on the broker: requests in
+            # flight may be lost, and it may not know we are here. Re-send, greet again (it
+            # re-sends our seats).
+            self._spawn(self._regreet())
+        return True
+
+    async def _regreet(self) -> None:
+        if self._client is not None:
+            await self._resend()
+            await self._request(p.Hello(will=self._will))
 
     def _on_reply(self, reply: p.HostReply) -> None:
-        if isinstance(reply, p.PrivateUpdate):
-            if self._fresh(reply.room, reply.seq):
-                self.seats[reply.room] = reply.seat
+        if isinstance(reply, p.SeatUpdate):
+            self._show(reply.room, self._mirror(reply.room).on_seat(reply))
+            if reply.ref is None:
+                return
+        ref = reply.ref
+        pending = self._pending.pop(ref, None) if ref is not None else None
+        if pending is None:
+            if isinstance(reply, p.Error) and ref in self._sent:  # not an old one replayed
                 self._emit(reply)
             return
-        ref = reply.ref
-        future = self._pending.pop(ref, None) if ref is not None else None
-        if future is None:
-            if isinstance(reply, p.Error):
-                self._emit(reply)
-        elif not future.done():
-            if isinstance(reply, p.Error):
-                future.set_exception(RemoteError(reply.code, reply.message))
+        if pending.future.done():
+            return
+        if isinstance(reply, p.Error):
+            if reply.code == "replay" and pending.resent:
+                pending.future.set_exception(RemoteError(
+                    "applied", "the host had applied this request; its answer was lost"))
             else:
-                future.set_result(reply)
+                pending.future.set_exception(RemoteError(reply.code, reply.message))
+        else:
+            pending.future.set_result(reply)
 
     def _on_public(self, topic: str, message: p.PublicMessage) -> None:
-        if isinstance(message, p.Lobby):
-            if topic == p.LOBBY_TOPIC and message.n > self._lobby_n:
-                self._lobby_n = message.n
-                self.lobby = message.rooms
-                self._emit(message)
-        elif isinstance(message, p.RoomUpdate):
-            mine = topic in (p.room_topic(message.room), p.outbox_topic(self.cid))
-            if mine and message.room in self.watching and self._fresh(message.room, message.seq):
-                self._emit(message)
+        if isinstance(message, p.LobbyEntry):
+            if topic == p.lobby_topic(message.room.id):
+                self._on_lobby(message)
+        elif isinstance(message, p.RoomDelta):
+            if topic == p.room_topic(message.room) and self._follows(message.room):
+                self._show(message.room, self._mirror(message.room).on_delta(message))
+        elif isinstance(message, p.RoomSnapshot):
+            if topic in (p.outbox_topic(self.cid), p.snapshot_topic(message.room)) \
+                    and self._follows(message.room):
+                self._asked.discard(message.room)
+                self._show(message.room, self._mirror(message.room).on_snapshot(message))
         elif isinstance(message, p.PublicError) and topic == p.outbox_topic(self.cid):
             self._emit(message)
 
-    def _fresh(self, room: str, seq: int) -> bool:
-        """Drop stale updates; ask for a snapshot when some were missed."""
-        last = self._seq.get(room)
-        if last is not None and seq < last:
-            return False
-        if last is not None and seq > last + 1:
-            log.info("room %s: updates %d-%d missed; asking for a snapshot", room, last + 1,
-                     seq - 1)
+    def _follows(self, room: str) -> bool:
+        return room in self.seats or room in self.watching or room in self._mirrors
+
+    def _on_lobby(self, entry: p.LobbyEntry) -> None:
+        if entry.gone:
+            self.lobby.pop(entry.room.id, None)
+        else:
+            self.lobby[entry.room.id] = entry.room
+        if self._lobby_due is None:
+            self._lobby_due = asyncio.get_running_loop().call_later(
+                LOBBY_BATCH, self._emit_lobby)
+
+    def _emit_lobby(self) -> None:
+        self._lobby_due = None
+        self._emit(LobbyUpdate(lobby_order(self.lobby.values())))
+
+    def _mirror(self, room: str) -> RoomMirror:
+        mirror = self._mirrors.get(room)
+        if mirror is None:
+            mirror = self._mirrors[room] = RoomMirror(room, seat=self.seats.get(room))
+        return mirror
+
+    def _show(self, room: str, updates: list[TableUpdate]) -> None:
+        """Emit what a room's mirror completed; chase what it still lacks."""
+        mirror = self._mirrors[room]
+        for update in updates:
+            if update.seat is not None:
+                self.seats[room] = update.seat
+            self._emit(update)
+        due = self._seat_due.pop(room, None)
+        if due is not None:
+            due.cancel()
+        if mirror.waiting is not None:
+            self._seat_due[room] = asyncio.get_running_loop().call_later(
+                SEAT_WAIT, self._overdue, room)
+        if mirror.needs_snapshot and mirror.seq >= 0 and room not in self._asked \
+                and self._connected.is_set():
+            self._asked.add(room)
+            log.info("room %s: updates missed; asking for a snapshot", room)
             self._spawn(self.snapshot(room))
-        self._seq[room] = seq
-        return True
+
+    def _overdue(self, room: str) -> None:
+        self._seat_due.pop(room, None)
+        self._show(room, self._mirrors[room].overdue())
 
     def _spawn(self, request: Any) -> None:
         """Send a request in the background; a failure is harmless (the next one retries)."""
@@ -365,14 +500,10 @@ class Remote:
     def _seal(self, message: p.ClientMessage) -> tuple[int, bytes]:
         assert self._session is not None
         self._ctr = crypto.next_counter(self._ctr)
-        box = crypto.seal(self._session.to_host, p.encode(message),
-                          p.request_aad(self.cid, self._ctr))
+        body = p.pad(p.encode(message), p.REQUEST_CLASS)
+        box = crypto.seal(self._session.to_host, body, p.request_aad(self.cid, self._ctr))
         envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=self._ctr, box=box)
         return self._ctr, p.encode(envelope)
-
-    def _bye(self) -> bytes:
-        """The sealed Bye, also registered as the MQTT will (host key known beforehand)."""
-        return self._seal(p.Bye())[1]
 
     async def _request(self, message: p.ClientMessage) -> Any:
         client, session = self._client, self._session
@@ -381,40 +512,74 @@ class Remote:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         async with self._send_lock:
             ctr, envelope = self._seal(message)
-            self._pending[ctr] = future
-            try:
-                await client.publish(p.inbox_topic(self.cid), envelope, qos=1)
-            except aiomqtt.MqttError as exc:
-                self._pending.pop(ctr, None)
-                raise RemoteError("disconnected", str(exc)) from exc
+            self._pending[ctr] = _Pending(envelope, future)
+            self._sent.append(ctr)
+            with contextlib.suppress(aiomqtt.MqttError):  # kept: it goes again when the
+                await client.publish(p.inbox_topic(self.cid), envelope,  # link is back
+                                     qos=REQUEST_QOS)
         try:
             return await asyncio.wait_for(future, self.request_timeout)
+        except TimeoutError:
+            raise RemoteError("unreachable", "the host did not answer: it may be down, or "
+                              "the connection is lost") from None
         finally:
             self._pending.pop(ctr, None)
 
     async def request(self, message: p.ClientMessage) -> Any:
         """Send any client message once connected; returns the host's reply."""
-        await self.wait_connected(self.request_timeout)
+        try:
+            await self.wait_connected(self.request_timeout)
+        except TimeoutError:
+            raise RemoteError("unreachable", "not connected to the host") from None
         return await self._request(message)
 
+    async def set_follow_lobby(self, on: bool) -> None:
+        """Receive lobby entries (the lobby screen) or not (at a table)."""
+        if on == self.follow_lobby:
+            return
+        self.follow_lobby = on
+        client = self._client
+        with contextlib.suppress(aiomqtt.MqttError):
+            if client is not None and on:
+                await self._subscribe(client, p.LOBBY_FILTER)
+            elif client is not None:
+                await client.unsubscribe(p.LOBBY_FILTER)
+
     async def list_rooms(self) -> list[p.RoomInfo]:
-        return (await self.request(p.ListRooms())).rooms
+        """Every room the host lists, page after page."""
+        rooms: list[p.RoomInfo] = []
+        while True:
+            page = await self.request(p.ListRooms(offset=len(rooms)))
+            rooms.extend(page.rooms)
+            if not page.rooms or len(rooms) >= page.total:
+                return lobby_order(rooms)
 
     async def create_room(self, name: str, *, seats: int = 4, pool: str = "all",
-                          turn_timeout: float = 60.0, bot: str = "random") -> p.RoomInfo:
-        options = p.RoomOptions(seats=seats, pool=pool, turn_timeout=turn_timeout, bot=bot)
+                          turn_timeout: int = 60, bot: str = "random") -> p.RoomInfo:
+        options = p.RoomOptions(seats=seats, pool=pool, turn_timeout=int(turn_timeout),
+                                bot=bot)
         return (await self.request(p.CreateRoom(name=name, options=options))).room
 
+    async def _follow(self, room: str) -> None:
+        """Hear the room's deltas before asking anything about it."""
+        self._mirror(room)
+        client = self._client
+        if client is not None:
+            with contextlib.suppress(aiomqtt.MqttError):
+                await self._subscribe(client, p.room_topic(room))
+
     async def join(self, room: str, name: str, seat: int | None = None) -> int:
+        """Take a seat; the room's state follows as a TableUpdate."""
+        await self._follow(room)
         reply = await self.request(p.Join(room=room, name=name, seat=seat))
         self.seats[room] = reply.seat
+        self._mirror(room).seat = reply.seat
+        await self.snapshot(room)
         return reply.seat
 
     async def watch(self, room: str) -> p.RoomInfo:
         self.watching.add(room)
-        client = self._client
-        if client is not None:
-            await self._subscribe(client, p.room_topic(room))
+        await self._follow(room)
         return (await self.request(p.Watch(room=room))).room
 
     async def ready(self, room: str, ready: bool = True) -> p.RoomInfo:
@@ -429,23 +594,44 @@ class Remote:
     async def leave(self, room: str) -> None:
         await self.request(p.Leave(room=room))
         self.seats.pop(room, None)
+        self._mirrors.pop(room, None)
+        client = self._client
+        if client is not None and room not in self.watching:
+            with contextlib.suppress(aiomqtt.MqttError):
+                await client.unsubscribe(p.room_topic(room))
+
+    async def kick(self, room: str, seat: int) -> None:
+        await self.request(p.Kick(room=room, seat=seat))
 
     async def act(self, room: str, decision: int, action: Action) -> None:
+        """Answer a decision; the answer is our seat's part of the change it made."""
         await self.request(p.Act(room=room, decision=decision, action=action))
 
     async def snapshot(self, room: str) -> None:
-        await self.request(p.Snapshot(room=room))
+        self._asked.add(room)
+        try:
+            await self.request(p.Snapshot(room=room))
+        finally:
+            self._asked.discard(room)
 
     async def handover(self, room: str, seat: int) -> None:
         await self.request(p.Handover(room=room, seat=seat))
 
 
+def lobby_order(rooms: Iterable[p.RoomInfo]) -> list[p.RoomInfo]:
+    """Rooms as the host lists them: open ones by creation, then finished ones, the latest
+    first."""
+    return sorted(rooms, key=lambda r: (r.status == "over",
+                                        -r.created if r.status == "over" else r.created, r.id))
+
+
 def _mqtt_client(address: p.BrokerAddress, cid: str, will: bytes | None) -> aiomqtt.Client:
-    """The MQTT client identifier is the client id, so that broker ACLs can confine each
-    client to its own topics (docs/mosquitto/bang.acl)."""
+    """A random MQTT client identifier for every connection; the username is the client id
+    (unless the broker URL names an account) for ACLs (docs/mosquitto/bang.acl)."""
     return aiomqtt.Client(
-        address.host, address.port, username=address.username, password=address.password,
-        identifier=cid, will=aiomqtt.Will(p.inbox_topic(cid), will, qos=1) if will else None,
+        address.host, address.port, username=address.username or cid,
+        password=address.password, identifier=secrets.token_hex(12),
+        will=aiomqtt.Will(p.inbox_topic(cid), will, qos=1) if will else None,
         protocol=aiomqtt.ProtocolVersion.V311, clean_session=True, keepalive=30,
         socket_options=NO_DELAY,
         tls_context=ssl.create_default_context() if address.tls else None,

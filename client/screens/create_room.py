@@ -21,7 +21,7 @@ class RoomForm:
     name: str
     players: int
     pool: str
-    timeout: float
+    timeout: int
     bots: bool  # start at once with bots in the free seats
     bot: str = "normal"  # how those bots play
 
@@ -81,7 +81,7 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
             name=name,
             players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
             pool=str(self.query_one("#pool", Select).value),
-            timeout=min(3600.0, float(timeout_text or 0)),
+            timeout=min(3600, int(timeout_text or 0)),
             bots=self.query_one("#bots", Checkbox).value,
             bot=str(self.query_one("#bot-kind", Select).value),
         ))

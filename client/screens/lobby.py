@@ -15,7 +15,7 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from client.i18n import I18n
 from client.localize import localize_bindings
-from client.net import Remote, RemoteError, Status
+from client.net import LobbyUpdate, Remote, RemoteError, Status, TableUpdate
 from client.remote_session import RemoteSession
 from client.screens.create_room import CreateRoomScreen, RoomForm
 from shared import protocol as p
@@ -81,31 +81,34 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self._at_table:  # back from a table: read the lobby's updates again
             self._at_table = False
-            self._listen()
+            self._listen(follow_lobby=True)
 
     # --- the host's updates ----------------------------------------------------------------
 
     @work(exclusive=True, group="lobby")
-    async def _listen(self) -> None:
+    async def _listen(self, follow_lobby: bool = False) -> None:
+        if follow_lobby:
+            await self.remote.set_follow_lobby(True)
         if not self._started:
             self._started = True
             await self.remote.__aenter__()
             await self._connected()
         else:
-            self._show_rooms(self.remote.lobby)
+            self._show_rooms(list(self.remote.lobby.values()))
         async for update in self.remote.updates():
             if isinstance(update, Status):
                 if update.connected:
                     await self._connected()
                 else:
                     self._status(self.i18n.t("reconnecting") + f" ({update.reason})")
-            elif isinstance(update, p.Lobby):
+            elif isinstance(update, LobbyUpdate):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
                 self.notify(update.message, severity="error")
-            elif isinstance(update, p.PrivateUpdate | p.RoomUpdate):
+            elif isinstance(update, TableUpdate):
                 self._room_update(update)
                 if update.view is not None and self._wanted(update.room):
+                    await self.remote.set_follow_lobby(False)  # a seated player needs no lobby
                     self._open_table(update)
                     return
 
@@ -133,13 +136,12 @@ class LobbyScreen(Screen[None]):
     def _status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)
 
-    def _room_update(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
+    def _room_update(self, update: TableUpdate) -> None:
         self.rooms = [update.info if r.id == update.room else r for r in self.rooms]
         self._show_rooms(self.rooms)
 
-    def _open_table(self, update: p.PrivateUpdate | p.RoomUpdate) -> None:
-        seat = update.seat if isinstance(update, p.PrivateUpdate) else None
-        session = RemoteSession(self.remote, update.room, seat, first=update)
+    def _open_table(self, update: TableUpdate) -> None:
+        session = RemoteSession(self.remote, update.room, update.seat, first=update)
         self._at_table = True
         self.app.open_table(session)  # type: ignore[attr-defined]
 

@@ -14,10 +14,9 @@ from textual.pilot import Pilot
 
 from client.app import BangApp
 from client.embedded import EmbeddedServer
-from client.net import Remote
+from client.net import Remote, TableUpdate
 from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.screens.table import TableScreen
-from shared import protocol as p
 from shared.model import Action
 from shared.views import TableView
 
@@ -102,7 +101,7 @@ class Player:
             if self.view is not None and check(self.view):
                 return self.view
             async for update in self.remote.updates():
-                if isinstance(update, p.PrivateUpdate) and update.room == room and update.view:
+                if isinstance(update, TableUpdate) and update.room == room and update.view:
                     self.view = update.view
                     if check(update.view):
                         return update.view

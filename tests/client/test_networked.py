@@ -45,7 +45,7 @@ async def seat_ann_with(player: Player, pilot, app, seats: int = 4) -> str:  # n
     await pilot.press("enter")
     await until(pilot, lambda: lobby.my_room == room.id, what="Ann's seat")
     await pilot.press("r")
-    await until(pilot, lambda: any(s.ready for r in player.remote.lobby if r.id == room.id
+    await until(pilot, lambda: any(s.ready for r in player.remote.lobby.values() if r.id == room.id
                                    for s in r.seats), what="Ann ready")
     await player.remote.start(room.id, bots=True)
     await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None,

@@ -121,9 +121,10 @@ class Player:
             self._changed.set()
 
     def last(self, room: str) -> object | None:
-        from shared import protocol as p
+        from client.net import TableUpdate
 
-        mine = [u for u in self.updates if isinstance(u, p.PrivateUpdate) and u.room == room]
+        mine = [u for u in self.updates if isinstance(u, TableUpdate) and u.room == room
+                and u.seat is not None]
         return mine[-1] if mine else None
 
     async def until(self, predicate, timeout: float = 20.0) -> object:
@@ -147,24 +148,26 @@ async def seat_table(url: str, tmp: Path, players: int = 4, **options) -> tuple[
         await player.remote.join(room.id, f"P{i}")
     for player in table[1:]:
         await player.remote.ready(room.id)
-    started = await table[0].remote.start(room.id)
-    await synced(table, room.id, started.seq)
+    await table[0].remote.start(room.id)
+    for player in table:
+        await player.until(lambda u: getattr(u, "room", None) == room.id
+                           and getattr(u, "view", None) is not None)
     return table, room.id
 
 
 async def synced(table: list[Player], room: str, seq: int) -> None:
     """Until every player has seen room change `seq`."""
-    from shared import protocol as p
+    from client.net import TableUpdate
 
     for player in table:
-        await player.until(lambda u: isinstance(u, p.PrivateUpdate) and u.room == room
+        await player.until(lambda u: isinstance(u, TableUpdate) and u.room == room
                            and u.seq >= seq)
 
 
 async def step(table: list[Player], room: str, bots: list) -> bool:
     """The seat with a pending decision answers with its bot; then everyone sees the result.
     Returns False once the game is over."""
-    from client.net import RemoteError
+    from client.net import RemoteError, TableUpdate
 
     latest = [player.last(room) for player in table]
     if any(u is not None and u.info.status == "over" for u in latest):
@@ -175,10 +178,18 @@ async def step(table: list[Player], room: str, bots: list) -> bool:
             try:
                 await table[seat].remote.act(room, view.pending.id, bots[seat].choose(view))
             except RemoteError as exc:
-                # Only a view made stale by a concurrent room change (a presence change
-                # after a reconnection) is acceptable here.
+                # Only a view made stale by a concurrent room change is acceptable here.
                 if exc.code != "stale":
                     raise
-            await synced(table, room, update.seq + 1)
+                await synced(table, room, update.seq + 1)
+                return True
+            # The change our action made is not always `update.seq + 1`: presence changes
+            # (players greeting a restarted host) may come in between. The actor sees it as
+            # the first change where its decision is gone.
+            done = await table[seat].until(
+                lambda u, was=update: isinstance(u, TableUpdate) and u.room == room
+                and u.seq > was.seq and u.view is not None
+                and (u.view.pending is None or u.view.pending.id != was.view.pending.id))
+            await synced(table, room, done.seq)
             return True
     raise AssertionError("nobody at the table has a decision to make")

@@ -1,34 +1,70 @@
-"""`bang bench relay` runs end to end and prints every figure. The values are not judged:
-they depend on the machine."""
+"""`bang bench relay` runs end to end (host and load workers in processes of their own) and
+prints every figure. The values are not judged: they depend on the machine."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 from netkit import MOSQUITTO
 
+from shared import protocol as p
+
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "update_p99_us",
-        "bytes_per_update_median", "tables", "actions_per_s", "host_bot_actions_per_s"}
+KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "update_p99_us",
+        "updates_timed", "bytes_per_update_median", "tables", "games_finished",
+        "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
+        "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes"}
+CONNECT_KEYS = {"connect_clients", "connect_welcomed", "connect_p50_ms", "connect_p99_ms"}
 
 
-def bench(*args: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "client.cli", "bench", "relay", "--json",
-                          "--seconds", "1.5", "--pings", "20", "--tables", "2", *args],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the bench in a process group of its own, so that a timeout also ends the host and
+    the workers it started."""
+    argv = [sys.executable, "-m", "client.cli", "bench", "relay", "--json", "--seconds", "1.5",
+            "--pings", "20", "--tables", "2", *args]
+    with subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def figures(*args: str) -> dict:
+    out = bench(*args)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
 def test_bench_relay_embedded() -> None:
-    result = bench()
-    assert result.keys() >= KEYS
+    result = figures()
+    assert result.keys() == KEYS
     assert result["tables"] == 2 and result["broker"] == "embedded amqtt"
+    assert result["rate"] is None and result["workers"] >= 1
 
 
-def test_bench_relay_mosquitto(mosquitto) -> None:
+def test_bench_relay_mosquitto_paced_with_a_connect_burst(mosquitto) -> None:
     assert MOSQUITTO is not None
-    result = bench("--broker", mosquitto.url)
-    assert result.keys() >= KEYS and result["broker"] == mosquitto.url
+    result = figures("--broker", mosquitto.url, "--rate", "20", "--workers", "2",
+                     "--connect", "6")
+    assert result.keys() == KEYS | CONNECT_KEYS and result["broker"] == mosquitto.url
+    assert result["rate"] == 20 and result["workers"] == 2
+    assert result["connect_clients"] == result["connect_welcomed"] == 6
+    classes = {len(p.encode(p.Sealed(v=p.VERSION, box=bytes(12 + size + 16))))
+               for size in p.REPLY_CLASSES}
+    assert result["sealed_sizes"] and set(result["sealed_sizes"]) <= classes
+    # Paced: at most 20 actions a second at each of the 2 tables (one more for the edges).
+    assert result["actions_per_s"] <= 2 * (20 + 1 / 1.5)
+
+
+def test_bench_relay_refuses_a_bad_flag_in_one_line() -> None:
+    out = bench("--rate", "0")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().count("\n") == 0 and "--rate" in out.stderr

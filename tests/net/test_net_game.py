@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from client.net import Remote
+from client.net import LobbyUpdate, Remote
 from client.net.bot import play
 from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
@@ -41,14 +41,12 @@ async def test_four_networked_bots_play_a_full_game(running_host, tmp_path: Path
 
 
 async def test_every_update_loop_sees_every_update(running_host, tmp_path: Path) -> None:
-    from shared import protocol as p
-
     async with Remote(running_host.url, config_dir=tmp_path / "me") as remote:
         await remote.wait_connected()
 
-        async def lobby_with_room(stream) -> p.Lobby:
+        async def lobby_with_room(stream) -> LobbyUpdate:
             async for update in stream:
-                if isinstance(update, p.Lobby) and update.rooms:
+                if isinstance(update, LobbyUpdate) and update.rooms:
                     return update
             raise AssertionError("stream ended")
 

@@ -3,6 +3,7 @@ comes back by replay, clients reconnect and reclaim their seats, the game carrie
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from netkit import MOSQUITTO, MosquittoProcess, free_port, seat_table, step, synced
 
-from client.net import Status
+from client.net import Status, TableUpdate
 from server.store import Store
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
@@ -20,6 +21,12 @@ from shared.invariants import problems
 from shared.serialize import encode_state
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def eventually(condition, timeout: float = 15.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
 
 
 def start_host(args: list[str], data: Path, log: Path) -> subprocess.Popen[bytes]:
@@ -62,16 +69,24 @@ async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> 
             player.updates.clear()
         host = start_host(args, data, log)
         for player, old in zip(table, before, strict=True):
-            update = await player.until(lambda u: isinstance(u, p.PrivateUpdate), timeout=30)
+            update = await player.until(lambda u: isinstance(u, TableUpdate) and u.room == room,
+                                        timeout=30)
             # Reconnecting players come back online: presence changes may add to `seq`, but
             # no accepted action is lost and the game is exactly where it was.
             assert update.seat == old.seat and update.seq >= old.seq
             assert p.encode(update.view) == p.encode(old.view)
-        # Everyone greets the new host (by reconnecting, or on its announce): all online.
-        await table[3].until(lambda u: isinstance(u, p.Lobby) and any(
-            r.id == room and all(s.online for s in r.seats) for r in u.rooms), timeout=30)
+        # Everyone greets the new host (by reconnecting, or on its announce): all online. The
+        # restarted host knows nobody online until they greet it, so a room change after the
+        # kill that shows all online means that all did (the lobby from before the kill showed
+        # them online too).
+        killed_at = max(old.seq for old in before)
+        await table[3].until(lambda u: isinstance(u, TableUpdate) and u.room == room
+                             and u.seq > killed_at and all(s.online for s in u.info.seats),
+                             timeout=30)
+        await eventually(lambda: any(r.id == room and all(s.online for s in r.seats)
+                                     for r in table[3].remote.lobby.values()))
         await synced(table, room, max(u.seq for pl in table for u in pl.updates
-                                      if isinstance(u, p.PrivateUpdate)))
+                                      if isinstance(u, TableUpdate)))
         while await step(table, room, bots):
             pass
         final = table[0].last(room)

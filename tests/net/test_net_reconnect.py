@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from netkit import MOSQUITTO, MosquittoProcess, Player, RunningHost, seat_table, step, synced
 
-from client.net import Status
+from client.net import Status, TableUpdate
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
+from shared.views import view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,10 +29,11 @@ async def test_client_drops_and_reclaims_its_seat(running_host, tmp_path: Path) 
     await table[1].close()  # the SSH session dies
     table[1] = await Player(running_host.url, tmp_path / "client1").open()  # same key dir
     assert table[1].remote.seats == {room: 1}
-    snapshot = await table[1].until(lambda u: isinstance(u, p.PrivateUpdate))
+    snapshot = await table[1].until(lambda u: isinstance(u, TableUpdate) and u.room == room)
     # Only the seat's presence changed meanwhile (offline, online): two room changes.
     assert (snapshot.seat, snapshot.seq) == (1, before.seq + 2)
     assert p.encode(snapshot.view) == p.encode(before.view)
+    assert snapshot.view == view(running_host.host.rooms[room].state, 1)
     while await step(table, room, bots):
         pass
     state = running_host.host.rooms[room].state
@@ -144,8 +146,8 @@ async def test_presence_follows_clean_closes_and_dropped_processes(running_host,
         if proc.poll() is None:
             proc.kill()
     # Everyone else learns it from the lobby.
-    await eventually(lambda: any(r.id == room and not r.seats[1].online
-                                 for r in table[0].remote.lobby))
+    await eventually(lambda: room in table[0].remote.lobby
+                     and not table[0].remote.lobby[room].seats[1].online)
     for player in table:
         await player.close()
 
@@ -156,13 +158,27 @@ async def test_a_sequence_gap_asks_for_a_snapshot(running_host, tmp_path: Path) 
     for _ in range(3):
         await step(table, room, bots)
     seen = table[2].last(room).seq
-    table[2].remote._seq[room] = seen - 3  # as if updates seen-2 .. seen were lost
+    remote = table[2].remote
+    remote._mirrors[room].seq = seen - 3  # as if changes seen-2 .. seen were lost
+    asked = []
+    snapshot = remote.snapshot
 
-    def copies(seq: int) -> int:
-        return sum(isinstance(u, p.PrivateUpdate) and u.seq == seq for u in table[2].updates)
+    async def spy(room_id: str) -> None:
+        asked.append(room_id)
+        await snapshot(room_id)
 
-    await step(table, room, bots)  # update seen+1 arrives after a gap: a snapshot follows
-    await eventually(lambda: copies(seen + 1) == 2)
+    remote.snapshot = spy
+
+    # Change seen+1 arrives after a gap: the client asks for a snapshot on its own, and shows
+    # the change from it (the delta chain alone cannot get there).
+    await step(table, room, bots)
+    assert room in asked
+    update = table[2].last(room)
+    assert update.seq >= seen + 1 and remote._mirrors[room].seq == update.seq
+    assert update.view == view(running_host.host.rooms[room].state, 2)
+    assert {u.seq for u in table[2].updates if isinstance(u, TableUpdate) and u.seq > seen} \
+        == {update.seq}
+    await step(table, room, bots)  # and the chain carries on from there
     for player in table:
         await player.close()
 

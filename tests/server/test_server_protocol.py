@@ -16,6 +16,7 @@ MESSAGES = [
     p.FillBots(room="abc123"), p.Leave(room="abc123"),
     p.Act(room="abc123", decision=7, action=Action(kind="play", card=3, target=1)),
     p.Snapshot(room="abc123"), p.Handover(room="abc123", seat=1),
+    p.Kick(room="abc123", seat=3), p.Hello(will=12345), p.ListRooms(offset=16),
 ]
 
 
@@ -43,6 +44,13 @@ def raw(obj: object) -> bytes:
      "invalid", "z"),
     (b"\x91" + b"\x00" * (p.MAX_BYTES + 1), "too_large", "exceeds"),
     (b"", "malformed", "truncated"),
+    (raw({"t": "create", "name": "x", "options": {"turn_timeout": 2.5}}), "invalid", "int"),
+    (raw({"t": "create", "name": "x", "options": {"turn_timeout": 3601}}), "invalid",
+     "turn_timeout"),
+    (raw({"t": "list", "offset": -1}), "invalid", "offset"),
+    (raw({"t": "hello", "will": 2**63}), "invalid", "will"),
+    (raw({"t": "act", "room": "abc", "decision": -5, "action": {"kind": "x"}}), "invalid",
+     "decision"),
 ])
 def test_bad_client_messages_are_refused_precisely(data: bytes, code: str, words: str) -> None:
     with pytest.raises(p.ProtocolError) as info:
@@ -52,13 +60,33 @@ def test_bad_client_messages_are_refused_precisely(data: bytes, code: str, words
 
 
 def test_request_envelope_checks_version_and_fields() -> None:
-    good = p.Request(v=1, pub=b"k" * 32, ctr=1, box=b"b")
+    good = p.Request(v=2, pub=b"k" * 32, ctr=1, box=b"b")
     assert p.decode_request(p.encode(good)) == good
-    with pytest.raises(p.ProtocolError, match="version 2") as info:
-        p.decode_request(p.encode(p.Request(v=2, pub=b"k", ctr=1, box=b"")))
+    with pytest.raises(p.ProtocolError, match="upgrade") as info:
+        p.decode_request(p.encode(p.Request(v=1, pub=b"k", ctr=1, box=b"")))
     assert info.value.code == "version"
     with pytest.raises(p.ProtocolError, match="extra"):
-        p.decode_request(raw({"v": 1, "pub": b"", "ctr": 1, "box": b"", "extra": 1}))
+        p.decode_request(raw({"v": 2, "pub": b"", "ctr": 1, "box": b"", "extra": 1}))
+
+
+@pytest.mark.parametrize("ctr", [0, -1, 2**63, 2**64 - 1])
+def test_counters_out_of_range_are_refused(ctr: int) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.decode_request(raw({"v": 2, "pub": b"k" * 32, "ctr": ctr, "box": b"b"}))
+    assert info.value.code == "invalid" and "counter" in info.value.message
+
+
+def test_padding_hides_the_length_and_is_checked() -> None:
+    short, longer = p.pad(b"\x81\xa1t\xa2ok", 1024), p.pad(b"x" * 900, 1024)
+    assert len(short) == len(longer) == 1024
+    assert p.unpad(short, p.REPLY_CLASSES) == b"\x81\xa1t\xa2ok"
+    with pytest.raises(p.ProtocolError):
+        p.pad(b"x" * 1023, 1024)
+    for bad in (short[:-1], short + b"\x00", short[:-1] + b"\x01",
+                (5000).to_bytes(2, "big") + short[2:]):
+        with pytest.raises(p.ProtocolError) as info:
+            p.unpad(bad, p.REPLY_CLASSES)
+        assert info.value.code == "padding"
 
 
 def test_encode_refuses_oversized_messages() -> None:
@@ -70,9 +98,11 @@ def test_encode_refuses_oversized_messages() -> None:
 def test_topics() -> None:
     cid = "0123456789abcdef01234567"
     assert p.cid_from_inbox(p.inbox_topic(cid)) == cid
-    assert p.cid_from_inbox(f"bang/v1/c/{cid}/out") is None
-    assert p.cid_from_inbox("bang/v1/c/not-a-cid/in") is None
-    assert p.cid_from_inbox(f"bang/v2/c/{cid}/in") is None
+    assert p.cid_from_inbox(f"bang/v2/c/{cid}/out") is None
+    assert p.cid_from_inbox("bang/v2/c/not-a-cid/in") is None
+    assert p.cid_from_inbox(f"bang/v1/c/{cid}/in") is None
+    assert p.cid_from_discover(p.discover_topic(cid)) == cid
+    assert p.cid_from_discover(f"bang/v2/discover/{cid}/x") is None
 
 
 @pytest.mark.parametrize(("url", "expected"), [

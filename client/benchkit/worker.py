@@ -1,0 +1,320 @@
+"""A load worker of `bang bench relay`: networked bot tables, or a burst of fresh clients, in
+one process and one event loop, so that the clients' own cost stays out of the host's.
+
+The bench starts it as `python -m client.benchkit.worker --broker URL --fingerprint FP` and
+talks JSON lines with it (`client.benchkit.pool` is the other side):
+
+    bench  -> worker  {"op": "tables", "tables": [0, 2], "seconds": 10, "rate": 1.0}
+                      or {"op": "connect", "clients": 1500}
+    worker -> bench   {"ready": true}        connected and seated: the job can start
+    bench  -> worker  {"go": T}              T: a time.time() instant shared by all workers
+    worker -> bench   {"result": {...}}      or {"error": "..."} at any point
+
+An empty line or the end of stdin ends the worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from client.benchkit.remote import BenchRemote
+from client.net.remote import Remote, RemoteError
+from client.net.tables import TableUpdate
+from shared import crypto
+from shared import protocol as p
+from shared.bots.random_bot import RandomBot
+from shared.views import TableView
+
+SEATS = 4
+#: After the deadline the seats go on reading (without acting) this long, so that the actions
+#: sent just before it are timed too.
+GRACE = 1.0
+#: A client of the connect burst not welcomed within this many seconds is not welcomed.
+CONNECT_TIMEOUT = 30.0
+#: How long the table clients may take to connect before the worker gives up.
+SETUP_TIMEOUT = 120.0
+#: Tables seated at once before the start: all at once, a thousand tables' requests would
+#: wait in the host's queue past the clients' request timeout.
+SETUP_AT_ONCE = 20
+
+#: What a seat reads of one update: room, seq, room info, the seat's view (None before a game).
+Seen = tuple[str, int, p.RoomInfo, TableView | None]
+
+
+def _view_of(update: object) -> Seen | None:
+    """A seat's update as `Seen`; None for any other update. The one place that knows the
+    type of a seat's update, which changes with the wire version."""
+    if isinstance(update, TableUpdate) and update.seat is not None:
+        return update.room, update.seq, update.info, update.view
+    return None
+
+
+class Tally:
+    """What this worker's tables measured; the bench merges the tallies of all workers."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []  # µs from an action sent to the last seat's update
+        self.sizes: list[int] = []  # bytes of each public RoomDelta received
+        self.sealed: set[int] = set()  # the lengths of sealed messages seen
+        self.actions = 0
+        self.games = 0
+        self.errors: Counter[str] = Counter()
+        self._sent: dict[tuple[str, int], float] = {}  # (room, seq it will make) -> sent at
+        self._seen: dict[tuple[str, int], int] = {}  # (room, seq) -> seats that have it
+
+    def sending(self, room: str, seq: int) -> None:
+        self._sent[(room, seq)] = time.perf_counter()
+
+    def unsent(self, room: str, seq: int, error: str) -> None:
+        self._sent.pop((room, seq), None)
+        self.errors[error] += 1
+
+    def received(self, room: str, seq: int) -> None:
+        key = (room, seq)
+        count = self._seen.get(key, 0) + 1
+        if count < SEATS:
+            self._seen[key] = count
+            return
+        self._seen.pop(key, None)
+        started = self._sent.pop(key, None)
+        if started is not None:
+            self.latencies.append((time.perf_counter() - started) * 1e6)
+
+    def result(self) -> dict[str, Any]:
+        return {"latencies": [round(x) for x in self.latencies], "sizes": self.sizes,
+                "sealed": sorted(self.sealed),
+                "actions": self.actions, "games": self.games, "errors": dict(self.errors)}
+
+
+class _Pacer:
+    """At most `rate` actions per second at one table (None: no limit). The first slot falls
+    at a random point of the first interval, so that paced tables do not all act at once, as
+    independent tables would not."""
+
+    def __init__(self, rate: float | None, start: float, rng: random.Random) -> None:
+        self.interval = 1.0 / rate if rate else 0.0
+        self.next = start + rng.random() * self.interval
+
+    async def wait(self) -> None:
+        if not self.interval:
+            return
+        now = time.perf_counter()
+        delay = self.next - now
+        self.next = max(self.next, now) + self.interval
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+class _Table:
+    """Four networked bot seats playing games back to back; seat 0 creates the rooms. Each
+    seat's updates are read from the start into a queue, so none is missed between games."""
+
+    def __init__(self, number: int, remotes: list[Remote], tally: Tally) -> None:
+        self.number = number
+        self.remotes = remotes
+        self.tally = tally
+        self.inboxes: list[asyncio.Queue[Seen]] = [asyncio.Queue() for _ in remotes]
+        self.readers = [asyncio.create_task(_read(remote, inbox))
+                        for remote, inbox in zip(remotes, self.inboxes, strict=True)]
+        self.room: str | None = None
+        self.created = 0  # rooms, for their names
+
+    async def new_game(self) -> bool:
+        """Create a room, seat everyone, start; False (the refusal counted) when refused."""
+        creator = self.remotes[0]
+        try:
+            info = await creator.create_room(f"bench {self.number}.{self.created}", seats=SEATS,
+                                             turn_timeout=0)
+            for i, remote in enumerate(self.remotes):
+                await remote.join(info.id, f"bot{i}")
+            for remote in self.remotes[1:]:
+                await remote.ready(info.id)
+            await creator.start(info.id)
+        except RemoteError as exc:
+            self.tally.errors[exc.code] += 1
+            return False
+        except TimeoutError:
+            self.tally.errors["timeout"] += 1
+            return False
+        self.room = info.id
+        self.created += 1
+        return True
+
+    async def play(self, deadline: float, pacer: _Pacer) -> None:
+        """Games back to back until the deadline; the game then in course is left as it is
+        (its seats go offline when the worker disconnects)."""
+        while self.room is not None:
+            room = self.room
+            over = await asyncio.gather(*(self._seat(i, room, deadline, pacer)
+                                          for i in range(SEATS)))
+            if not all(over):
+                return
+            self.tally.games += 1
+            if time.perf_counter() >= deadline or not await self.new_game():
+                return
+
+    async def _seat(self, index: int, room: str, deadline: float, pacer: _Pacer) -> bool:
+        """One seat until its game is over (True) or the deadline and the grace pass."""
+        remote, inbox, bot = self.remotes[index], self.inboxes[index], RandomBot(index)
+        answered: int | None = None
+        while True:
+            left = deadline + GRACE - time.perf_counter()
+            if left <= 0:
+                return False
+            try:
+                seen_room, seq, info, view = await asyncio.wait_for(inbox.get(), left)
+            except TimeoutError:
+                return False
+            if seen_room != room:
+                continue
+            self.tally.received(room, seq)
+            if info.status == "over":
+                return True
+            if view is None or view.pending is None or not view.options:
+                continue
+            if view.pending.id == answered:  # the same decision again, after a presence change
+                continue
+            await pacer.wait()
+            if time.perf_counter() >= deadline:
+                continue
+            self.tally.sending(room, seq + 1)
+            try:
+                await remote.act(room, view.pending.id, bot.choose(view))
+                self.tally.actions += 1
+                answered = view.pending.id
+            except RemoteError as exc:
+                self.tally.unsent(room, seq + 1, exc.code)
+            except TimeoutError:
+                self.tally.unsent(room, seq + 1, "timeout")
+
+    def close(self) -> None:
+        for reader in self.readers:
+            reader.cancel()
+
+
+async def _read(remote: Remote, inbox: asyncio.Queue[Seen]) -> None:
+    async for update in remote.updates():
+        seen = _view_of(update)
+        if seen is not None:
+            inbox.put_nowait(seen)
+
+
+async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list[int],
+                  seconds: float, rate: float | None) -> dict[str, Any]:
+    """Connect the tables' clients and seat the first games, then play from the go."""
+    tally = Tally()
+    remotes: list[Remote] = []
+    for _ in range(SEATS * len(numbers)):
+        remote = BenchRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
+                             fingerprint=fingerprint, follow_lobby=False)
+        remote.sizes, remote.sealed = tally.sizes, tally.sealed
+        remotes.append(await remote.__aenter__())
+    tables: list[_Table] = []
+    try:
+        await asyncio.gather(*(remote.wait_connected(SETUP_TIMEOUT) for remote in remotes))
+        tables = [_Table(number, remotes[SEATS * i: SEATS * i + SEATS], tally)
+                  for i, number in enumerate(numbers)]
+        gate = asyncio.Semaphore(SETUP_AT_ONCE)
+
+        async def seat(table: _Table) -> None:
+            async with gate:
+                await table.new_game()
+
+        await asyncio.gather(*(seat(table) for table in tables))
+        start = await _go()
+        tally.sizes.clear()
+        await asyncio.gather(*(table.play(start + seconds,
+                                          _Pacer(rate, start, random.Random(table.number)))
+                               for table in tables))
+    finally:
+        for table in tables:
+            table.close()
+        await asyncio.gather(*(remote.close() for remote in remotes))
+    return tally.result()
+
+
+async def _connect(broker: str, fingerprint: str, config_dir: Path,
+                   clients: int) -> dict[str, Any]:
+    """`clients` fresh identities connect at the go; the time from the go to each welcome."""
+    remotes = [BenchRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
+                           fingerprint=fingerprint, follow_lobby=False)
+               for _ in range(clients)]
+    start = await _go()
+
+    async def welcome(remote: Remote) -> float | None:
+        await remote.__aenter__()
+        try:
+            await remote.wait_connected(CONNECT_TIMEOUT)
+        except TimeoutError:
+            return None
+        return (time.perf_counter() - start) * 1000
+
+    try:
+        times = await asyncio.gather(*(welcome(remote) for remote in remotes))
+    finally:
+        await asyncio.gather(*(remote.close() for remote in remotes))
+    return {"welcome_ms": [t for t in times if t is not None]}
+
+
+async def _go() -> float:
+    """Say the job is ready, wait for the shared start; returns it on this clock."""
+    _write({"ready": True})
+    message = await _receive()
+    if message is None:
+        raise EOFError("the bench went away before the start")
+    await asyncio.sleep(max(0.0, message["go"] - time.time()))
+    return time.perf_counter()
+
+
+async def _receive() -> dict[str, Any] | None:
+    line = await asyncio.to_thread(sys.stdin.readline)
+    return json.loads(line) if line.strip() else None
+
+
+def _write(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+async def serve(broker: str, fingerprint: str) -> None:
+    """Run the bench's jobs, one at a time, until it says no more."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config_dir = Path(tmp)
+        while (job := await _receive()) is not None:
+            try:
+                if job["op"] == "connect":
+                    result = await _connect(broker, fingerprint, config_dir, job["clients"])
+                else:
+                    result = await _tables(broker, fingerprint, config_dir, job["tables"],
+                                           job["seconds"], job["rate"])
+            except EOFError:
+                return
+            except (RemoteError, TimeoutError, OSError) as exc:
+                _write({"error": f"{type(exc).__name__} {exc}".strip()})
+            else:
+                _write({"result": result})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m client.benchkit.worker",
+                                     description="A load worker of `bang bench relay`.")
+    parser.add_argument("--broker", required=True, metavar="URL")
+    parser.add_argument("--fingerprint", required=True, help="the host's key fingerprint")
+    args = parser.parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    asyncio.run(serve(args.broker, args.fingerprint))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
