@@ -40,6 +40,7 @@ MAX_WAITING = 300  # rooms waiting for players: cheap to make, so fewer
 MAX_ROOMS_PER_CLIENT = 5
 CREATE_RATE, CREATE_BURST = 20.0, 200.0  # new rooms per second, from everyone together
 WAITING_TTL = 300.0  # seconds a waiting room with no ready player lives after its last change
+EVICT_IDLE = 60.0  # seconds without a change before such a room may make way for a new one
 SEAT_IDLE = 600.0  # seconds a player may hold a seat in a waiting room without a request
 KEEP_DAYS = 30.0  # finished games are deleted from the store after this many days
 RESTART_GRACE = 5.0  # seconds a decision gets at least after the host restarted
@@ -363,8 +364,10 @@ class Host:
         if sum(r.record.creator == cid for r in active) >= MAX_ROOMS_PER_CLIENT:
             raise RoomError("too_many_rooms", f"at most {MAX_ROOMS_PER_CLIENT} open rooms each")
         waiting = [r for r in active if r.status == "waiting"]
-        if len(waiting) >= MAX_WAITING:  # make room: the oldest one where nobody is ready
-            idle = next((r for r in waiting if not r.anyone_ready()), None)
+        if len(waiting) >= MAX_WAITING:  # make room: the oldest one nobody is ready in, idle
+            now = time.monotonic()      # for a while (not one people are joining right now)
+            idle = next((r for r in waiting if not r.anyone_ready() and
+                         now - self._changed.get(r.id, self._started) >= EVICT_IDLE), None)
             if idle is not None:
                 self._close(idle, "the host needed room for a new one")
                 active.remove(idle)

@@ -129,12 +129,21 @@ class _Table:
         self.room: str | None = None
         self.created = 0  # rooms, for their names
 
-    async def new_game(self) -> bool:
-        """Create a room, seat everyone, start; False (the refusal counted) when refused."""
+    async def new_game(self, patient: bool = False) -> bool:
+        """Create a room, seat everyone, start; False (the refusal counted) when refused.
+        `patient`: while the host says `busy` (it limits how fast rooms are made, for
+        everyone together), wait and try again, as players arriving over time would."""
         creator = self.remotes[0]
         try:
-            info = await creator.create_room(f"bench {self.number}.{self.created}", seats=SEATS,
-                                             turn_timeout=0)
+            while True:
+                try:
+                    info = await creator.create_room(f"bench {self.number}.{self.created}",
+                                                     seats=SEATS, turn_timeout=0)
+                    break
+                except RemoteError as exc:
+                    if not (patient and exc.code == "busy"):
+                        raise
+                    await asyncio.sleep(1.0)
             for i, remote in enumerate(self.remotes):
                 await remote.join(info.id, f"bot{i}")
             for remote in self.remotes[1:]:
@@ -228,7 +237,7 @@ async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list
 
         async def seat(table: _Table) -> None:
             async with gate:
-                await table.new_game()
+                await table.new_game(patient=True)
 
         await asyncio.gather(*(seat(table) for table in tables))
         start = await _go()

@@ -109,10 +109,13 @@ async def test_room_exhaustion_by_many_keys_leaves_honest_players_playing(
     answer = honest[decision.seat].reply(p.Act(room=playing, decision=decision.id,
                                                action=decision.default))
     assert isinstance(answer, p.SeatUpdate) and state.actions == 1
-    # Once the burst is over (the budget refills), an honest player creates a room even though
-    # the waiting rooms are at their cap.
+    # Once the burst is over (the budget refills) and the spam rooms sat idle for a while, an
+    # honest player creates a room even though the waiting rooms are at their cap.
     host.creations = RateLimiter(host_module.CREATE_RATE, host_module.CREATE_BURST)
     fresh = WireClient(host)
+    assert create(fresh, "Mine").code == "busy"  # rooms just made are not thrown out
+    for room_id in list(host._changed):
+        host._changed[room_id] -= host_module.EVICT_IDLE
     assert isinstance(create(fresh, "Mine"), p.Ok)
 
 
