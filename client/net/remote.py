@@ -474,8 +474,7 @@ class Remote:
         if mirror.waiting is not None:
             self._seat_due[room] = asyncio.get_running_loop().call_later(
                 SEAT_WAIT, self._overdue, room)
-        if mirror.needs_snapshot and mirror.seq >= 0 and room not in self._asked \
-                and self._connected.is_set():
+        if mirror.needs_snapshot and room not in self._asked and self._connected.is_set():
             self._asked.add(room)
             log.info("room %s: updates missed; asking for a snapshot", room)
             self._spawn(self.snapshot(room))
@@ -561,7 +560,9 @@ class Remote:
         return (await self.request(p.CreateRoom(name=name, options=options))).room
 
     async def _follow(self, room: str) -> None:
-        """Hear the room's deltas before asking anything about it."""
+        """Hear the room's deltas before asking anything about it. The caller asks for the
+        room's snapshot next, so deltas that come first do not ask for one themselves."""
+        self._asked.add(room)
         self._mirror(room)
         client = self._client
         if client is not None:
@@ -571,7 +572,10 @@ class Remote:
     async def join(self, room: str, name: str, seat: int | None = None) -> int:
         """Take a seat; the room's state follows as a TableUpdate."""
         await self._follow(room)
-        reply = await self.request(p.Join(room=room, name=name, seat=seat))
+        try:
+            reply = await self.request(p.Join(room=room, name=name, seat=seat))
+        finally:
+            self._asked.discard(room)
         self.seats[room] = reply.seat
         self._mirror(room).seat = reply.seat
         await self.snapshot(room)
@@ -580,7 +584,10 @@ class Remote:
     async def watch(self, room: str) -> p.RoomInfo:
         self.watching.add(room)
         await self._follow(room)
-        return (await self.request(p.Watch(room=room))).room
+        try:
+            return (await self.request(p.Watch(room=room))).room
+        finally:
+            self._asked.discard(room)  # the snapshot came with the answer, or ask again
 
     async def ready(self, room: str, ready: bool = True) -> p.RoomInfo:
         return (await self.request(p.Ready(room=room, ready=ready))).room
