@@ -94,7 +94,9 @@ async def test_a_hundred_thousand_hostile_messages(host: Host, caplog) -> None:
             host.outbox.clear()
     host.flush()
     assert encode_state(state) == before  # strangers changed nothing in the honest game
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # The host's own errors only (an earlier test's leftovers may be collected meanwhile).
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR
+                and r.name.startswith("bang")]
     for client in honest:
         client.inbox()  # the clear errors the junk on their topics earned
     for _ in range(10):  # and the honest table plays on
