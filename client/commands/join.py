@@ -33,9 +33,21 @@ def add_connection_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", help="the host's broker, e.g. mqtt://127.0.0.1:1883 "
                         "(default: the last one used)")
     parser.add_argument("--room", help="a room id or name: skip the lobby")
-    parser.add_argument("--fingerprint",
-                        help="the host's key fingerprint, as `bang host` prints it: refuse "
-                        "any other host")
+    parser.add_argument("--fingerprint", type=_fingerprint,
+                        help="the host's key fingerprint, as `bang host` prints it "
+                        "(SHA256:xxxx:…): refuse any other host")
+
+
+def _fingerprint(text: str) -> str:
+    """A host fingerprint as `bang host` prints it, or a clear argparse error."""
+    import re
+
+    normal = text.strip().lower().replace("sha256:", "SHA256:", 1)
+    if not re.fullmatch(r"SHA256(:[0-9a-f]{4}){8}", normal):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host fingerprint (SHA256: then 8 groups of 4 hex digits, as "
+            "`bang host` prints it)")
+    return normal
 
 
 def run(args: argparse.Namespace, spectator: bool = False) -> int:

@@ -1,4 +1,4 @@
-"""The engine's sub-commands as a user runs them: `bang simulate` and `bang replay`."""
+"""Sub-commands as a user runs them: `bang simulate`, `bang replay`, and bad flags."""
 
 from __future__ import annotations
 
@@ -94,3 +94,16 @@ def test_replay_explains_a_broken_file(tmp_path, capsys):
 def test_replay_explains_a_missing_file(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fingerprint", ["nonsense", "SHA256:7769", "MD5:" + "ab12:" * 7 + "ab12"])
+def test_join_refuses_a_malformed_fingerprint(fingerprint, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["join", "--fingerprint", fingerprint])
+    assert exit_info.value.code == 2
+    assert "not a host fingerprint" in capsys.readouterr().err
+
+
+def test_bad_host_flags_get_one_line(capsys):
+    assert main(["host", "--keep-days", "-1"]) == 2
+    assert "--keep-days" in capsys.readouterr().err
