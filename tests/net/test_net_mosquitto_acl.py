@@ -115,6 +115,7 @@ async def test_example_acl_config(acl_broker: AclBroker, tmp_path: Path) -> None
     try:
         table, room = await seat_table(acl_broker.url, tmp_path, turn_timeout=0)
         victim = table[0].remote.cid
+        received.clear()  # from here on, eve is at work (the victim's own discovery went)
         forbidden = {
             p.inbox_topic(victim): JUNK,  # another client's inbox
             p.discover_topic(victim): b"",  # another client's discovery topic
