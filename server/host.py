@@ -51,6 +51,7 @@ LOBBY_DELAY = 0.2  # seconds: a room's lobby changes within this window go out t
 SNAPSHOT_EVERY = 1.0  # seconds between refreshes of a playing room's retained snapshot
 HELLO_EVERY = 45.0  # seconds between re-publications of the signed host announce
 TICK = 15.0  # seconds between housekeeping rounds (see `tick`)
+PRUNE_EVERY = 3600.0  # seconds between looks for finished games older than keep_days
 ROOMS_PAGE = 16  # rooms per `list` page, fewer when they do not fit the page's size class
 READ_ONLY = (p.Hello, p.ListRooms, p.Watch, p.Snapshot)
 
@@ -97,7 +98,7 @@ class Host:
         self._hello_at = 0.0
         self._link = 0
         self.last_seen: Lru[str, float] = Lru(50_000)  # cid -> monotonic time of its request
-        self._started = time.monotonic()
+        self._started = self._pruned_at = time.monotonic()  # (pruned just above)
         self._changed: dict[str, float] = {}  # room -> monotonic time of its last change
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -159,10 +160,14 @@ class Host:
                 self._close(room, "nobody ready")
             elif freed:
                 self._commit(room, [])
-        if self.keep_days:
+        if now - self._pruned_at >= PRUNE_EVERY:
+            self._pruned_at = now
             self._prune()
 
     def _prune(self) -> None:
+        """Delete finished games older than `keep_days` (0 keeps them forever)."""
+        if not self.keep_days:
+            return
         cutoff = int((time.time() - self.keep_days * 86400) * 1000)
         for room_id in self.store.finished_before(cutoff):
             self.store.delete_room(room_id)

@@ -143,6 +143,9 @@ async def test_finished_games_are_pruned_after_keep_days(host: Host, store: Stor
     kept = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=1)
     assert kept.store.game_record(room) is not None  # younger than a day
     kept.store.close()
+    forever = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=0)
+    assert forever.store.game_record(room) is not None  # 0: kept forever
+    forever.store.close()
     pruned = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=-1)
     with pytest.raises(KeyError):
         pruned.store.game_record(room)
