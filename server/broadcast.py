@@ -73,12 +73,16 @@ class Broadcast:
         hand = len(state.players[seat].hand) if state is not None else 0
         return update, p.seat_update_class(update, hand)
 
+    def snapshot(self, room_id: str, seq: int, n: int, info: p.RoomInfo,
+                 state: GameState | None) -> p.RoomSnapshot:
+        """The room's whole public face now: the spectators' view made for the last change,
+        or a fresh one when nothing was sent yet."""
+        public = self.public if self.info is not None else None
+        if public is None and state is not None:
+            public = view(state, None)
+        return p.RoomSnapshot(room=room_id, seq=seq, n=n, info=info, view=public)
+
     def forget_seat(self, seat: int) -> None:
         """The seat changed hands: its next owner starts from a snapshot."""
         self.mine.pop(seat, None)
 
-
-def public_snapshot(room_id: str, seq: int, n: int, info: p.RoomInfo,
-                    state: GameState | None) -> p.RoomSnapshot:
-    return p.RoomSnapshot(room=room_id, seq=seq, n=n, info=info,
-                          view=view(state, None) if state is not None else None)

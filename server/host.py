@@ -19,7 +19,7 @@ from collections import deque
 from typing import Any, NamedTuple
 
 from server import legacy
-from server.broadcast import Broadcast, public_snapshot
+from server.broadcast import Broadcast
 from server.clients import Clients, Lru
 from server.ratelimit import LogBudget, RateLimiter
 from server.rooms import Room, RoomError, new_room_id
@@ -53,7 +53,6 @@ HELLO_EVERY = 45.0  # seconds between re-publications of the signed host announc
 TICK = 15.0  # seconds between housekeeping rounds (see `tick`)
 PRUNE_EVERY = 3600.0  # seconds between looks for finished games older than keep_days
 ROOMS_PAGE = 16  # rooms per `list` page, fewer when they do not fit the page's size class
-READ_ONLY = (p.Hello, p.ListRooms, p.Watch, p.Snapshot)
 
 
 class Outgoing(NamedTuple):
@@ -687,8 +686,8 @@ class Host:
         self._reply(cid, p.Ok(ref=ref, room=room.info(), seat=room.seat_of(cid)))
 
     def _public_snapshot(self, room: Room) -> p.RoomSnapshot:
-        return public_snapshot(room.id, room.record.seq, self._next_n(), room.info(),
-                               room.state)
+        return self._broadcast(room).snapshot(room.id, room.record.seq, self._next_n(),
+                                              room.info(), room.state)
 
     def _publish_snapshot(self, room: Room) -> None:
         self._snapshot_dirty.discard(room.id)
@@ -702,11 +701,8 @@ class Host:
         self._snapshot_dirty.add(room.id)
 
     def _refresh_snapshots(self) -> None:
-        for room_id in list(self._snapshot_dirty):
-            room = self.rooms.get(room_id)
-            if room is not None:
-                self._publish_snapshot(room)
-        self._snapshot_dirty.clear()
+        for room in self._take(self._snapshot_dirty):
+            self._publish_snapshot(room)
 
     def _lobby_changed(self, room: Room) -> None:
         """The room's lobby entry, at most every LOBBY_DELAY seconds."""
@@ -715,12 +711,15 @@ class Host:
         self._lobby_dirty.add(room.id)
 
     def _publish_lobby(self) -> None:
-        for room_id in list(self._lobby_dirty):
-            room = self.rooms.get(room_id)
-            if room is not None:
-                entry = p.LobbyEntry(room=room.info(), n=self._next_n())
-                self._queue(p.lobby_topic(room_id), self._sign(entry), retain=True)
-        self._lobby_dirty.clear()
+        for room in self._take(self._lobby_dirty):
+            entry = p.LobbyEntry(room=room.info(), n=self._next_n())
+            self._queue(p.lobby_topic(room.id), self._sign(entry), retain=True)
+
+    def _take(self, dirty: set[str]) -> list[Room]:
+        """The rooms still here among `dirty`, which is emptied."""
+        rooms = [room for room_id in dirty if (room := self.rooms.get(room_id)) is not None]
+        dirty.clear()
+        return rooms
 
     def _next_n(self) -> int:
         self._n = crypto.next_counter(self._n)

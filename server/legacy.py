@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from shared import crypto
+from shared import protocol as p
 
 HOST_TOPIC = "bang/v1/host"
 INBOX_FILTER = "bang/v1/c/+/in"
@@ -16,10 +17,7 @@ _enc = msgspec.msgpack.Encoder()
 
 
 def cid_from_inbox(topic: str) -> str | None:
-    parts = topic.split("/")
-    if len(parts) == 5 and parts[:3] == ["bang", "v1", "c"] and parts[4] == "in":
-        return parts[3] if len(parts[3]) == 24 else None
-    return None
+    return p.cid_between(topic, "bang/v1/c/", "/in")
 
 
 def outbox_topic(cid: str) -> str:

@@ -165,20 +165,14 @@ class Room:
         self._creator_only(cid)
         if self.status != "waiting":
             raise RoomError("started", "the game has started: hand the seat to a bot instead")
-        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
-            raise RoomError("bad_seat", f"seat {seat} is not held by a player")
-        if self.record.seats[seat].cid == cid:
-            raise RoomError("bad_seat", "use leave to free your own seat")
+        self._someone_elses(cid, seat, "free")
         self.free_seat(seat)
 
     def handover(self, cid: str, seat: int) -> None:
         self._creator_only(cid)
         if self.status != "playing":
             raise RoomError("not_playing", "seats are handed to bots only during a game")
-        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
-            raise RoomError("bad_seat", f"seat {seat} is not held by a player")
-        if self.record.seats[seat].cid == cid:
-            raise RoomError("bad_seat", "use leave to hand over your own seat")
+        self._someone_elses(cid, seat, "hand over")
         self._to_bot(seat)
 
     def can_autostart(self) -> bool:
@@ -214,6 +208,13 @@ class Room:
     def _to_bot(self, seat: int) -> None:
         old = self.record.seats[seat]
         self.record.seats[seat] = SeatState(kind="bot", name=old.name, ready=True)
+
+    def _someone_elses(self, cid: str, seat: int, verb: str) -> None:
+        """`seat` is held by a player other than `cid`, or RoomError."""
+        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} is not held by a player")
+        if self.record.seats[seat].cid == cid:
+            raise RoomError("bad_seat", f"use leave to {verb} your own seat")
 
     def _my_seat(self, cid: str) -> int:
         seat = self.seat_of(cid)

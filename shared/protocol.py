@@ -92,7 +92,8 @@ def discover_topic(cid: str) -> str:
     return f"{ROOT}/discover/{cid}"
 
 
-def _cid_between(topic: str, prefix: str, suffix: str) -> str | None:
+def cid_between(topic: str, prefix: str, suffix: str) -> str | None:
+    """The client id between `prefix` and `suffix` of `topic`, when it is a valid one."""
     if not (topic.startswith(prefix) and topic.endswith(suffix)):
         return None
     value = topic[len(prefix) : len(topic) - len(suffix)]
@@ -101,11 +102,11 @@ def _cid_between(topic: str, prefix: str, suffix: str) -> str | None:
 
 def cid_from_inbox(topic: str) -> str | None:
     """The client id in an inbox topic, or None when the topic is not a valid inbox."""
-    return _cid_between(topic, f"{ROOT}/c/", "/in")
+    return cid_between(topic, f"{ROOT}/c/", "/in")
 
 
 def cid_from_discover(topic: str) -> str | None:
-    return _cid_between(topic, f"{ROOT}/discover/", "")
+    return cid_between(topic, f"{ROOT}/discover/", "")
 
 
 def valid_room_id(room: str) -> bool:

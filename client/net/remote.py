@@ -282,12 +282,14 @@ class Remote:
             if not self._host_known.is_set():
                 raise TimeoutError("no trusted host announced itself on this broker")
         await self._resend()
+        subscribed = set(self._topics())
         welcome = await self._request(p.Hello(will=self._will))
         self.seats = {ref.room: ref.seat for ref in welcome.seats}
         for room, seat in self.seats.items():
             self._mirror(room).seat = seat
-        if self._client is not None:
-            await self._subscribe(self._client, *self._topics())
+        if self._client is not None:  # the rooms of seats we learn of only now
+            await self._subscribe(self._client, *(t for t in self._topics()
+                                                  if t not in subscribed))
         for room in self.watching:
             await self._request(p.Snapshot(room=room))
         self._connected.set()

@@ -5,7 +5,7 @@ or asks for a snapshot."""
 from __future__ import annotations
 
 from client.net.tables import RoomMirror
-from server.broadcast import Broadcast, public_snapshot
+from server.broadcast import Broadcast
 from server.rooms import Room
 from shared import protocol as p
 from shared.bots import make_bot
@@ -22,7 +22,7 @@ def game(seats: int = 4, changes: int = 12):
         room.ready(f"c{seat}", True)
     broadcast = Broadcast()
     events = room.start(None, False, seed=7)
-    snap = public_snapshot(room.id, 0, 1, room.info(), None)
+    snap = Broadcast().snapshot(room.id, 0, 1, room.info(), None)
     steps = []
     bots = [make_bot("random", seat) for seat in range(seats)]
     for seq in range(1, changes + 1):

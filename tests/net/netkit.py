@@ -8,7 +8,9 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from server.connection import serve
 from server.host import Host
@@ -94,20 +96,25 @@ class RunningHost:
 
 
 class Player:
-    """A Remote plus a reader that keeps every update, for tests that step through a game."""
+    """A Remote plus a reader that keeps every update, in order, for tests that step through
+    a game. `options` go to the Remote (e.g. `fingerprint=`)."""
 
-    def __init__(self, url: str, config_dir: Path) -> None:
+    def __init__(self, url: str, config_dir: Path, **options: Any) -> None:
         from client.net import Remote
 
-        self.remote = Remote(url, config_dir=config_dir)
-        self.updates: list[object] = []
+        self.remote = Remote(url, config_dir=config_dir, **options)
+        self.updates: list[Any] = []
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
     async def open(self) -> Player:
         await self.remote.__aenter__()
         self._reader = asyncio.create_task(self._read())
-        await self.remote.wait_connected()
+        try:
+            await self.remote.wait_connected()
+        except BaseException:
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:
@@ -120,24 +127,29 @@ class Player:
             self.updates.append(update)
             self._changed.set()
 
-    def last(self, room: str) -> object | None:
+    def last(self, room: str) -> Any:
         from client.net import TableUpdate
 
         mine = [u for u in self.updates if isinstance(u, TableUpdate) and u.room == room
                 and u.seat is not None]
         return mine[-1] if mine else None
 
-    async def until(self, predicate, timeout: float = 20.0) -> object:
-        """The first update (from now on, or already kept) for which `predicate` is true."""
+    async def next(self, predicate: Callable[[Any], bool], since: int = 0,
+                   timeout: float = 20.0) -> tuple[int, Any]:
+        """The first update from index `since` on for which `predicate` holds, with its
+        index (waits for it)."""
         async with asyncio.timeout(timeout):
-            seen = 0
             while True:
-                for update in self.updates[seen:]:
-                    if predicate(update):
-                        return update
-                seen = len(self.updates)
+                for index in range(since, len(self.updates)):
+                    if predicate(self.updates[index]):
+                        return index, self.updates[index]
+                since = len(self.updates)
                 self._changed.clear()
                 await self._changed.wait()
+
+    async def until(self, predicate: Callable[[Any], bool], timeout: float = 20.0) -> Any:
+        """The first update (from now on, or already kept) for which `predicate` is true."""
+        return (await self.next(predicate, 0, timeout))[1]
 
 
 async def seat_table(url: str, tmp: Path, players: int = 4, **options) -> tuple[list[Player], str]:

@@ -16,8 +16,9 @@ from typing import Any
 import aiomqtt
 import msgspec
 import pytest
+from netkit import Player
 
-from client.net import Remote, Status, TableUpdate
+from client.net import Status, TableUpdate
 from server.connection import mqtt_client
 from server.host import Host
 from shared import crypto
@@ -29,49 +30,6 @@ from shared.views import view
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Honest:
-    """A Remote and every update it emitted, in order."""
-
-    def __init__(self, url: str, config_dir: Path, **options: Any) -> None:
-        self.remote = Remote(url, config_dir=config_dir, **options)
-        self.updates: list[Any] = []
-        self._changed = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
-
-    async def open(self) -> Honest:
-        await self.remote.__aenter__()
-        self._reader = asyncio.create_task(self._read())
-        try:
-            await self.remote.wait_connected()
-        except BaseException:
-            await self.close()
-            raise
-        return self
-
-    async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-        await self.remote.close()
-
-    async def _read(self) -> None:
-        async for update in self.remote.updates():
-            self.updates.append(update)
-            self._changed.set()
-
-    async def next(self, predicate: Callable[[Any], bool], since: int = 0,
-                   timeout: float = 20.0) -> tuple[int, Any]:
-        """The first update from index `since` on for which `predicate` holds, with its
-        index (waits for it)."""
-        async with asyncio.timeout(timeout):
-            while True:
-                for index in range(since, len(self.updates)):
-                    if predicate(self.updates[index]):
-                        return index, self.updates[index]
-                since = len(self.updates)
-                self._changed.clear()
-                await self._changed.wait()
-
-
 def of_room(room: str, test: Callable[[TableUpdate], bool]) -> Callable[[Any], bool]:
     return lambda u: isinstance(u, TableUpdate) and u.room == room and test(u)
 
@@ -81,7 +39,7 @@ def my_turn_or_over(room: str, answered: int | None = None) -> Callable[[Any], b
         u.view is not None and bool(u.view.options) and u.view.pending.id != answered))
 
 
-async def solo_game(player: Honest, seats: int = 3) -> str:
+async def solo_game(player: Player, seats: int = 3) -> str:
     """Create a room, sit at seat 0 and start it with in-host bots in the other seats."""
     room = await player.remote.create_room("Solo", seats=seats, turn_timeout=0)
     assert await player.remote.join(room.id, "Ann") == 0
@@ -89,7 +47,7 @@ async def solo_game(player: Honest, seats: int = 3) -> str:
     return room.id
 
 
-async def play_strict(player: Honest, room: str, seed: int, since: int = 0,
+async def play_strict(player: Player, room: str, seed: int, since: int = 0,
                       moves: int | None = None, pace: float = 0.0,
                       on_move: Callable[[], None] | None = None) -> tuple[TableUpdate, int, int]:
     """Answer every decision of our seat (updates from index `since` on) until the game is
@@ -112,7 +70,7 @@ async def play_strict(player: Honest, room: str, seed: int, since: int = 0,
         await asyncio.sleep(pace)
 
 
-async def quiet(player: Honest, host: Host, room: str, since: int = 0) -> tuple[int, Any]:
+async def quiet(player: Player, host: Host, room: str, since: int = 0) -> tuple[int, Any]:
     """Until the room waits on our seat (or is over) and our view has caught up with it."""
     return await player.next(of_room(room, lambda u: u.seq == host.rooms[room].record.seq and (
         u.info.status == "over" or bool(u.view and u.view.options))), since)
@@ -172,7 +130,7 @@ async def test_a_cleared_host_topic_does_not_hide_the_host(running_host, tmp_pat
         await stranger.publish(p.HOST_TOPIC, b"", qos=1, retain=True)
     assert not [m for m in await retained(address, p.HOST_TOPIC) if m]
 
-    newcomer = await Honest(running_host.url, tmp_path / "new").open()  # knows nothing
+    newcomer = await Player(running_host.url, tmp_path / "new").open()  # knows nothing
     try:
         assert newcomer.remote.host is not None
         assert newcomer.remote.host.fingerprint == host.keys.fingerprint
@@ -196,8 +154,8 @@ async def test_a_forged_host_announce_is_ignored(running_host, tmp_path: Path) -
     host = running_host.host
     real = host.keys.fingerprint
     address = p.parse_broker_url(running_host.url)
-    ann = await Honest(running_host.url, tmp_path / "ann").open()  # pins the real host
-    bob: Honest | None = None
+    ann = await Player(running_host.url, tmp_path / "ann").open()  # pins the real host
+    bob: Player | None = None
     try:
         room = await solo_game(ann)
         since, _ = await quiet(ann, host, room)
@@ -217,7 +175,7 @@ async def test_a_forged_host_announce_is_ignored(running_host, tmp_path: Path) -
         assert ann.remote.host.fingerprint == real
 
         assert forged in await retained(address, p.HOST_TOPIC)  # still there for Bob
-        bob = await Honest(running_host.url, tmp_path / "bob", fingerprint=real).open()
+        bob = await Player(running_host.url, tmp_path / "bob", fingerprint=real).open()
         assert bob.remote.host.fingerprint == real
         assert room in [r.id for r in await bob.remote.list_rooms()]
         await bob.next(lambda u: isinstance(u, Status) and eve.fingerprint in u.reason)
@@ -240,7 +198,7 @@ async def test_reusing_a_client_id_does_not_kick_the_victim(
     stays connected (no Status(False)) and its seat stays online."""
     caplog.set_level(logging.INFO, logger="bang.host")
     host = running_host.host
-    victim = await Honest(running_host.url, tmp_path / "victim").open()
+    victim = await Player(running_host.url, tmp_path / "victim").open()
     try:
         room = await solo_game(victim)
         since, _ = await quiet(victim, host, room)
@@ -300,12 +258,12 @@ async def test_forged_and_replayed_public_messages_do_not_reach_the_view(
                     return payload
         raise AssertionError(f"no {kind.__name__} captured on {topic}")
 
-    honest: Honest | None = None
+    honest: Player | None = None
     async with mqtt_client(address) as stranger:
         await stranger.subscribe("#", qos=1)
         listening = asyncio.create_task(capture(stranger))
         try:
-            honest = await Honest(running_host.url, tmp_path / "honest").open()
+            honest = await Player(running_host.url, tmp_path / "honest").open()
             room = (await honest.remote.create_room("Solo", seats=3, turn_timeout=0)).id
             assert await honest.remote.join(room, "Ann") == 0
             lobby = p.lobby_topic(room)
@@ -418,8 +376,8 @@ async def test_a_flood_of_junk_over_the_broker_starves_nobody(
     host's budgets: a client's budget is charged only after it is authenticated, strangers
     share theirs; every request of the honest players is answered and their games go on."""
     host = running_host.host
-    honest = await Honest(running_host.url, tmp_path / "honest").open()
-    other = await Honest(running_host.url, tmp_path / "other").open()
+    honest = await Player(running_host.url, tmp_path / "honest").open()
+    other = await Player(running_host.url, tmp_path / "other").open()
     victims = [x for r in (honest.remote, other.remote) for x in (r.cid, r.key.public.hex())]
     games = moves = asked = during = 0
 
