@@ -104,7 +104,7 @@ class LobbyScreen(Screen[None]):
             elif isinstance(update, LobbyUpdate):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
-                self.notify(update.message, severity="error")
+                self.notify(update.message, severity="error", markup=False)
             elif isinstance(update, TableUpdate):
                 self._room_update(update)
                 if update.view is not None and self._wanted(update.room):
@@ -134,7 +134,7 @@ class LobbyScreen(Screen[None]):
             await self._watch(self._room_id(intent.watch))
 
     def _status(self, text: str) -> None:
-        self.query_one("#lobby-status", Static).update(text)
+        self.query_one("#lobby-status", Static).update(Text(text))
 
     def _room_update(self, update: TableUpdate) -> None:
         self.rooms = [update.info if r.id == update.room else r for r in self.rooms]
@@ -190,7 +190,7 @@ class LobbyScreen(Screen[None]):
                     marks.append(t("ready_mark"))
                 seats.append(f"{s.seat + 1}. {s.name}" + (f" ({', '.join(marks)})" if marks
                                                            else ""))
-        detail.update(f"{t('seats')}: " + " · ".join(seats))
+        detail.update(Text(f"{t('seats')}: " + " · ".join(seats)))  # names are plain text
 
     def _room_id(self, wanted: str) -> str:
         """A room given by id or by name."""
@@ -205,7 +205,8 @@ class LobbyScreen(Screen[None]):
         try:
             return await request
         except (RemoteError, TimeoutError) as refusal:
-            self.notify(getattr(refusal, "message", str(refusal)), severity="error")
+            self.notify(getattr(refusal, "message", str(refusal)), severity="error",
+                        markup=False)
             return None
 
     async def _join(self, room_id: str) -> None:

@@ -7,6 +7,7 @@ view's `options`. Out-of-turn decisions also pop up as a `PromptScreen`; game ov
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -131,7 +132,7 @@ class TableScreen(Screen[None]):
             self.status_bar.status = "disconnected"
             text = self.i18n.t("no_start", reason=str(problem) or type(problem).__name__)
             self._set_info(text)
-            self.notify(text, severity="error", timeout=30)
+            self.notify(text, severity="error", timeout=30, markup=False)
             return
         async for event in events:
             if isinstance(event, ViewUpdate):
@@ -141,16 +142,16 @@ class TableScreen(Screen[None]):
             elif isinstance(event, StatusChanged):
                 self.status_bar.status = event.status
                 if event.detail:
-                    self.notify(event.detail)
+                    self.notify(event.detail, markup=False)
 
     def _set_info(self, text: str) -> None:
         """The one-line info bar; a fixed height, so no layout pass."""
-        self.info.update(text, layout=False)
+        self.info.update(Text(text), layout=False)  # may quote the host or a player
 
     def refused(self, reason: str) -> None:
         text = self.i18n.t("refused", reason=reason)
         self._set_info(text)
-        self.notify(text, severity="error")
+        self.notify(text, severity="error", markup=False)
 
     def show_update(self, update: ViewUpdate) -> None:
         view = update.view

@@ -33,11 +33,13 @@ def log_text(app) -> str:  # noqa: ANN001
     return table_of(app).query_one(GameLog).text()
 
 
-async def seat_ann_with(player: Player, pilot, app, seats: int = 4) -> str:  # noqa: ANN001
-    """Player creates a room; Ann takes a seat through the lobby and gets ready; Player starts
-    it with bots in the free seats. Returns the room id once Ann's table is on screen."""
+async def seat_ann_with(player: Player, pilot, app, seats: int = 4,  # noqa: ANN001
+                        name: str = "Bob") -> str:
+    """Player (called `name`) creates a room; Ann takes a seat through the lobby and gets
+    ready; Player starts it with bots in the free seats. Returns the room id once Ann's table
+    is on screen."""
     room = await player.remote.create_room("Saloon", seats=seats, turn_timeout=30)
-    assert await player.remote.join(room.id, "Bob") == 0
+    assert await player.remote.join(room.id, name) == 0
     lobby = app.screen
     assert isinstance(lobby, LobbyScreen)
     await until(pilot, lambda: lobby.query_one("#rooms", DataTable).row_count == 1,
@@ -69,6 +71,17 @@ async def answer(pilot, app, kind: str) -> Action:  # noqa: ANN001
     index = next(i for i, a in enumerate(actions) if a.kind == kind)
     await pilot.press(str(index + 1))
     return actions[index]
+
+
+async def test_a_name_that_looks_like_markup_is_shown_as_it_is(host, config_dir: Path,
+                                                               tmp_path: Path) -> None:
+    """A stranger named `x[/]` (Textual markup that does not parse) in the lobby and at the
+    table: shown as typed, and nobody's client breaks."""
+    app = lobby_app(host.url, config_dir, "Ann")
+    async with Player(host.url, tmp_path / "bob") as bob, app.run_test(size=(100, 30)) as pilot:
+        await seat_ann_with(bob, pilot, app, seats=3, name="x[/]")
+        assert table_of(app).view.players[0].name == "x[/]"
+        assert app.is_running
 
 
 async def test_join_through_the_lobby(host, config_dir: Path, tmp_path: Path) -> None:
