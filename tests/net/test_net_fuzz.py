@@ -185,7 +185,8 @@ async def test_fuzz_a_live_host(running_host, tmp_path: Path, caplog) -> None:
 
     # Nothing failed inside the host; refusals were answered, and logged within the log's
     # budget: thousands of refusals, a few lines.
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not [r for r in caplog.records  # the host's (not an earlier test's leftovers)
+                if r.levelno >= logging.ERROR and r.name.startswith("bang")]
     assert {"malformed", "invalid", "bad_box", "too_large", "padding", "not_seated"} <= refusals
     assert refusals & {"illegal", "stale"}  # actions the rules or the decision id refused
     logged = [r for r in caplog.records if r.getMessage().startswith("refused from")]

@@ -6,6 +6,7 @@ would get, rebuilding its rooms with the real client's `RoomMirror`."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from client.net.tables import RoomMirror, TableUpdate
@@ -146,3 +147,9 @@ def public_of(host: Host, topic: str) -> list[Any]:
 def raw_of(host: Host, topic: str) -> list[Outgoing]:
     """Everything published on `topic` so far, as it went out."""
     return [item for item in Bus.of(host).pump() if item.topic == topic]
+
+
+def host_errors(records: list[logging.LogRecord]) -> list[logging.LogRecord]:
+    """The errors the host (the `bang.*` loggers) logged: an earlier test's leftover asyncio
+    future may be collected, and logged by asyncio, at any time."""
+    return [r for r in records if r.levelno >= logging.ERROR and r.name.startswith("bang")]
