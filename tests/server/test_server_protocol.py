@@ -150,6 +150,26 @@ def test_signatures_and_fingerprints() -> None:
     assert again.fingerprint == host.fingerprint != other.fingerprint
 
 
+def test_a_remembered_signature_vouches_only_for_its_own_key_and_bytes() -> None:
+    """Signatures checked once are remembered (several clients in one process get the same
+    bytes); the memory must never let through another key, other bytes or another
+    signature, and it stays bounded."""
+    host, other = crypto.HostKeys.generate(), crypto.HostKeys.generate()
+    sig = crypto.sign(host, b"delta")
+    crypto.verify(host.sign_public, sig, b"delta")
+    crypto.verify(host.sign_public, sig, b"delta")  # remembered
+    forged = sig[:-1] + bytes([sig[-1] ^ 1])
+    for key, signature, data in [(other.sign_public, sig, b"delta"),
+                                 (host.sign_public, forged, b"delta"),
+                                 (host.sign_public, sig, b"delta!")]:
+        with pytest.raises(crypto.CryptoError):
+            crypto.verify(key, signature, data)
+    for i in range(crypto.VERIFIED_MEMO + 10):
+        data = b"n%d" % i
+        crypto.verify(host.sign_public, crypto.sign(host, data), data)
+    assert len(crypto._verified) == crypto.VERIFIED_MEMO
+
+
 def test_degenerate_client_key_is_refused() -> None:
     host = crypto.HostKeys.generate()
     with pytest.raises(crypto.CryptoError):
