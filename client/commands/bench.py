@@ -194,7 +194,7 @@ def _raise_fd_limit() -> None:
 
 async def _broker_rtt(address: Any, pings: int) -> list[float]:
     """Publish -> receive on one connection, QoS 1, a 300-byte payload; no host involved."""
-    from server.connection import mqtt_client
+    from client.net.remote import mqtt_client
 
     topic = f"bang/bench/{time.time_ns()}"
     out = []

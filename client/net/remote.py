@@ -225,7 +225,7 @@ class Remote:
                     await self._probe()
             try:
                 will_ctr, will = self._seal(p.Bye()) if self._session is not None else (0, None)
-                async with _mqtt_client(self.address, self.cid, will) as client:
+                async with _player_client(self.address, self.cid, will) as client:
                     self._client = client
                     await self._subscribe(client, *self._topics())
                     reader = asyncio.create_task(self._read(client))
@@ -252,7 +252,7 @@ class Remote:
     async def _probe(self) -> None:
         """A short side connection that asks for the host's announce (and reads the retained
         one), so that the real connection can register a sealed will."""
-        async with _mqtt_client(self.address, self.cid, None) as client:
+        async with _player_client(self.address, self.cid, None) as client:
             await self._subscribe(client, p.outbox_topic(self.cid), p.HOST_TOPIC)
             await client.publish(p.discover_topic(self.cid), b"", qos=REQUEST_QOS)
             async with asyncio.timeout(self.request_timeout):
@@ -634,14 +634,23 @@ def lobby_order(rooms: Iterable[p.RoomInfo]) -> list[p.RoomInfo]:
                                         -r.created if r.status == "over" else r.created, r.id))
 
 
-def _mqtt_client(address: p.BrokerAddress, cid: str, will: bytes | None) -> aiomqtt.Client:
-    """A random MQTT client identifier for every connection; the username is the client id
-    (unless the broker URL names an account) for ACLs (docs/mosquitto/bang.acl)."""
+def mqtt_client(address: p.BrokerAddress, *, username: str | None = None,
+                identifier: str | None = None, will: aiomqtt.Will | None = None,
+                **options: Any) -> aiomqtt.Client:
+    """An aiomqtt client for `address` (MQTT 3.1.1, which both brokers we support speak).
+    The identifier is random unless given: a known one would let anyone take the connection
+    over. The URL's account, if it names one, wins over `username`."""
     return aiomqtt.Client(
-        address.host, address.port, username=address.username or cid,
-        password=address.password, identifier=secrets.token_hex(12),
-        will=aiomqtt.Will(p.inbox_topic(cid), will, qos=1) if will else None,
+        address.host, address.port, username=address.username or username,
+        password=address.password, identifier=identifier or secrets.token_hex(12), will=will,
         protocol=aiomqtt.ProtocolVersion.V311, clean_session=True, keepalive=30,
         socket_options=NO_DELAY,
-        tls_context=ssl.create_default_context() if address.tls else None,
+        tls_context=ssl.create_default_context() if address.tls else None, **options,
     )
+
+
+def _player_client(address: p.BrokerAddress, cid: str, will: bytes | None) -> aiomqtt.Client:
+    """A player's connection: the MQTT username is the client id (unless the broker URL names
+    an account), for ACLs (docs/mosquitto/bang.acl); the will is our sealed Bye."""
+    return mqtt_client(address, username=cid,
+                       will=aiomqtt.Will(p.inbox_topic(cid), will, qos=1) if will else None)

@@ -19,7 +19,7 @@ import pytest
 from netkit import Player
 
 from client.net import Status, TableUpdate
-from server.connection import mqtt_client
+from client.net.remote import mqtt_client
 from server.host import Host
 from shared import crypto
 from shared import protocol as p
@@ -331,7 +331,7 @@ async def test_forged_and_replayed_public_messages_do_not_reach_the_view(
 #: long it took.
 FLOOD = """
 import asyncio, random, sys, time
-from server.connection import mqtt_client
+from client.net.remote import mqtt_client
 from shared import protocol as p
 
 url, victims = sys.argv[1], sys.argv[2:]

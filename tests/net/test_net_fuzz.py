@@ -12,7 +12,7 @@ import msgspec
 from netkit import Player, seat_table, step
 
 from client.net import Remote
-from server.connection import mqtt_client
+from client.net.remote import mqtt_client
 from server.store import Store
 from shared import crypto
 from shared import protocol as p

@@ -19,7 +19,7 @@ import aiomqtt
 import pytest
 from netkit import MOSQUITTO, MosquittoProcess, RunningHost, free_port, seat_table, step, wait_port
 
-from server.connection import mqtt_client
+from client.net.remote import mqtt_client
 from shared import crypto
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot

@@ -12,8 +12,8 @@ from msgspec import UNSET
 from netkit import Player, seat_table, step
 
 from client.net import RemoteError, Status, TableUpdate
+from client.net.remote import mqtt_client
 from server import legacy
-from server.connection import mqtt_client
 from shared import crypto
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
