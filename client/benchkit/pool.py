@@ -32,6 +32,19 @@ class TableRun:
     errors: Counter[str]  # refusals and timeouts met by the clients, by code
 
 
+@dataclass
+class FloodRun:
+    """An honest table playing under a junk flood, both from one instant for the same time."""
+
+    sent: int  # junk messages the stranger sent
+    seconds: float  # the time it took to send them
+    requests: int  # requests the honest clients sent during the flood
+    answered_ms: list[float]  # ms from each answered request to its answer
+    errors: Counter[str]  # refusals and unanswered requests among them, by code
+    actions: int  # the honest seats' actions applied during the flood
+    games: int  # their games finished during it
+
+
 class WorkerPool:
     """`count` worker processes, each with one event loop of clients."""
 
@@ -63,18 +76,20 @@ class WorkerPool:
                 proc.kill()
                 await proc.wait()
 
-    async def connect(self, clients: int) -> list[float]:
-        """A burst of `clients` fresh identities, spread over the workers: the milliseconds
-        from the start to each welcome (those not welcomed are missing)."""
-        shares = [clients // self.count + (i < clients % self.count) for i in range(self.count)]
-        results = await self._run([{"op": "connect", "clients": n} for n in shares])
+    async def connect(self, clients: int, window: float = 0.0) -> list[float]:
+        """`clients` fresh identities starting at instants spread evenly over `window`
+        seconds (0: all at the start), the instants dealt round-robin to the workers: the
+        milliseconds from each one's start to its welcome (those not welcomed are missing)."""
+        starts = [k * window / clients for k in range(clients)]
+        results = await self._run([{"op": "connect", "starts": starts[i::self.count]}
+                                   for i in range(self.count)])
         return [ms for result in results for ms in result["welcome_ms"]]
 
     async def tables(self, tables: int, seconds: float, rate: float | None) -> TableRun:
         """`tables` tables of networked bots, dealt round-robin to the workers."""
         results = await self._run([
             {"op": "tables", "tables": list(range(i, tables, self.count)), "seconds": seconds,
-             "rate": rate} for i in range(self.count)])
+             "rate": rate, "timed": False} for i in range(self.count)])
         errors: Counter[str] = Counter()
         for result in results:
             errors.update(result["errors"])
@@ -84,16 +99,37 @@ class WorkerPool:
                         actions=sum(r["actions"] for r in results),
                         games=sum(r["games"] for r in results), errors=errors)
 
+    async def flood(self, rate: float, seconds: float, pace: float) -> FloodRun:
+        """The first worker seats one table of networked bots playing at most `pace` actions
+        a second; the second, a stranger, floods the broker with junk aimed at the table's
+        clients, `rate` messages a second (see `client.benchkit.flood`). Needs two workers."""
+        honest, stranger = self.procs[:2]
+        await self._send(honest, {"op": "tables", "tables": [0], "seconds": seconds,
+                                  "rate": pace, "timed": True})
+        clients = (await self._message(honest, "ready"))["clients"]
+        await self._send(stranger, {"op": "flood", "victims": clients, "rate": rate,
+                                    "seconds": seconds})
+        await self._expect(stranger, "ready")
+        played, flooded = await self._start([honest, stranger])
+        asked = played["requests"]
+        return FloodRun(sent=flooded["sent"], seconds=flooded["seconds"], requests=asked["sent"],
+                        answered_ms=asked["answered_ms"], errors=Counter(asked["errors"]),
+                        actions=played["actions"], games=played["games"])
+
     async def _run(self, jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Give each worker its job; once all are ready, start them at one instant."""
         for proc, job in zip(self.procs, jobs, strict=True):
             await self._send(proc, job)
         for proc in self.procs:
             await self._expect(proc, "ready")
+        return await self._start(self.procs)
+
+    async def _start(self, procs: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
+        """Start ready workers at one instant; their results."""
         go = time.time() + START_MARGIN
-        for proc in self.procs:
+        for proc in procs:
             await self._send(proc, {"go": go})
-        return [await self._expect(proc, "result") for proc in self.procs]
+        return [await self._expect(proc, "result") for proc in procs]
 
     @staticmethod
     async def _send(proc: asyncio.subprocess.Process, message: dict[str, Any]) -> None:
@@ -101,8 +137,13 @@ class WorkerPool:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
         await proc.stdin.drain()
 
+    @classmethod
+    async def _expect(cls, proc: asyncio.subprocess.Process, key: str) -> Any:
+        return (await cls._message(proc, key))[key]
+
     @staticmethod
-    async def _expect(proc: asyncio.subprocess.Process, key: str) -> Any:
+    async def _message(proc: asyncio.subprocess.Process, key: str) -> dict[str, Any]:
+        """The worker's next line, which must carry `key`."""
         assert proc.stdout is not None
         line = await proc.stdout.readline()
         if not line:
@@ -110,4 +151,7 @@ class WorkerPool:
         message = json.loads(line)
         if "error" in message:
             raise BenchError(f"a load worker failed: {message['error']}")
-        return message[key]
+        if key not in message:
+            raise BenchError(f"a load worker said {line.decode().strip()[:80]} where {key} "
+                             f"was due")
+        return message

@@ -1,14 +1,23 @@
-"""A load worker of `bang bench relay`: networked bot tables, or a burst of fresh clients, in
-one process and one event loop, so that the clients' own cost stays out of the host's.
+"""A load worker of `bang bench relay`: networked bot tables, a burst of fresh clients, or a
+stranger flooding the broker with junk, in one process and one event loop, so that the
+clients' own cost stays out of the host's.
 
 The bench starts it as `python -m client.benchkit.worker --broker URL --fingerprint FP` and
 talks JSON lines with it (`client.benchkit.pool` is the other side):
 
-    bench  -> worker  {"op": "tables", "tables": [0, 2], "seconds": 10, "rate": 1.0}
-                      or {"op": "connect", "clients": 1500}
+    bench  -> worker  {"op": "tables", "tables": [0, 2], "seconds": 10, "rate": 1.0,
+                       "timed": false}
+                      or {"op": "connect", "starts": [0.0, 0.005, ...]}
+                      or {"op": "flood", "victims": [[CID, PUB], ...], "rate": 1000,
+                          "seconds": 10}
     worker -> bench   {"ready": true}        connected and seated: the job can start
     bench  -> worker  {"go": T}              T: a time.time() instant shared by all workers
     worker -> bench   {"result": {...}}      or {"error": "..."} at any point
+
+`starts`: one client each, connecting that many seconds after the go. `timed`: every request
+of the tables' clients is timed too, and the ready line names the clients as
+`"clients": [[CID, PUB], ...]` (PUB: the public key in hex), for a flood to aim at (see
+`client.benchkit.flood`).
 
 An empty line or the end of stdin ends the worker.
 """
@@ -24,9 +33,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiomqtt
+
+from client.benchkit.flood import flood
 from client.benchkit.remote import BenchRemote
 from client.net.remote import Remote, RemoteError
 from client.net.tables import TableUpdate
@@ -46,6 +59,9 @@ SETUP_TIMEOUT = 120.0
 #: Tables seated at once before the start: all at once, a thousand tables' requests would
 #: wait in the host's queue past the clients' request timeout.
 SETUP_AT_ONCE = 20
+#: A request that fails with one of these got no answer from the host (`Remote.request`);
+#: any other code is the host's answer, a refusal.
+UNANSWERED = {"unreachable", "disconnected"}
 
 #: What a seat reads of one update: room, seq, room info, the seat's view (None before a game).
 Seen = tuple[str, int, p.RoomInfo, TableView | None]
@@ -94,6 +110,60 @@ class Tally:
         return {"latencies": [round(x) for x in self.latencies], "sizes": self.sizes,
                 "sealed": sorted(self.sealed),
                 "actions": self.actions, "games": self.games, "errors": dict(self.errors)}
+
+
+@dataclass
+class _Asked:
+    """One request of a timed client: when it went, and when and how it was answered."""
+
+    sent: float
+    answered: float | None = None
+    code: str | None = None  # the refusal, or why no answer came
+    done: bool = False
+
+
+class Requests:
+    """Every request the clients of a timed job sent, answered or not."""
+
+    def __init__(self) -> None:
+        self.asked: list[_Asked] = []
+
+    def settled(self, start: float, end: float) -> bool:
+        return all(a.done for a in self.asked if start <= a.sent < end)
+
+    def result(self, start: float, end: float) -> dict[str, Any]:
+        """The requests sent from `start` to `end`: how many, the milliseconds to each answer
+        (the unanswered are missing), and the refusals and failures by code."""
+        during = [a for a in self.asked if start <= a.sent < end]
+        return {"sent": len(during),
+                "answered_ms": [round((a.answered - a.sent) * 1000, 1) for a in during
+                                if a.answered is not None],
+                "errors": dict(Counter(a.code for a in during if a.code is not None))}
+
+
+class _TimedRemote(BenchRemote):
+    """A load client that notes each of its requests in `requests`: every request the
+    client makes (acts, rooms, seats, its own snapshots) passes through `request`."""
+
+    requests: Requests | None = None
+
+    async def request(self, message: p.ClientMessage) -> Any:
+        if self.requests is None:
+            return await super().request(message)
+        asked = _Asked(time.perf_counter())
+        self.requests.asked.append(asked)
+        try:
+            reply = await super().request(message)
+        except RemoteError as exc:
+            asked.code = exc.code
+            if exc.code not in UNANSWERED:
+                asked.answered = time.perf_counter()
+            raise
+        else:
+            asked.answered = time.perf_counter()
+        finally:
+            asked.done = True
+        return reply
 
 
 class _Pacer:
@@ -219,14 +289,16 @@ async def _read(remote: Remote, inbox: asyncio.Queue[Seen]) -> None:
 
 
 async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list[int],
-                  seconds: float, rate: float | None) -> dict[str, Any]:
-    """Connect the tables' clients and seat the first games, then play from the go."""
+                  seconds: float, rate: float | None, timed: bool) -> dict[str, Any]:
+    """Connect the tables' clients and seat the first games, then play from the go.
+    `timed`: also time every request sent while the tables play (see `Requests`)."""
     tally = Tally()
+    requests = Requests() if timed else None
     remotes: list[Remote] = []
     for _ in range(SEATS * len(numbers)):
-        remote = BenchRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
-                             fingerprint=fingerprint, follow_lobby=False)
-        remote.sizes, remote.sealed = tally.sizes, tally.sealed
+        remote = _TimedRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
+                              fingerprint=fingerprint, follow_lobby=False)
+        remote.sizes, remote.sealed, remote.requests = tally.sizes, tally.sealed, requests
         remotes.append(await remote.__aenter__())
     tables: list[_Table] = []
     try:
@@ -240,27 +312,43 @@ async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list
                 await table.new_game(patient=True)
 
         await asyncio.gather(*(seat(table) for table in tables))
-        start = await _go()
+        clients = [[r.cid, r.key.public.hex()] for r in remotes] if timed else None
+        start = await _go(clients=clients)
         tally.sizes.clear()
         await asyncio.gather(*(table.play(start + seconds,
                                           _Pacer(rate, start, random.Random(table.number)))
                                for table in tables))
+        timed_result = {}
+        if requests is not None:
+            await _settle(requests, start, start + seconds)
+            timed_result = {"requests": requests.result(start, start + seconds)}
     finally:
         for table in tables:
             table.close()
         await asyncio.gather(*(remote.close() for remote in remotes))
-    return tally.result()
+    return tally.result() | timed_result
+
+
+async def _settle(requests: Requests, start: float, end: float) -> None:
+    """Until every request sent from `start` to `end` has its answer or has given up (a
+    snapshot the client asked for on its own may still be on its way when play ends)."""
+    while not requests.settled(start, end):
+        await asyncio.sleep(0.05)
 
 
 async def _connect(broker: str, fingerprint: str, config_dir: Path,
-                   clients: int) -> dict[str, Any]:
-    """`clients` fresh identities connect at the go; the time from the go to each welcome."""
+                   starts: list[float]) -> dict[str, Any]:
+    """One fresh identity for each of `starts`, connecting that many seconds after the go;
+    the time from each one's own start to its welcome. The keys are made before the go, so
+    that making them is not timed."""
     remotes = [BenchRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
                            fingerprint=fingerprint, follow_lobby=False)
-               for _ in range(clients)]
-    start = await _go()
+               for _ in starts]
+    go = await _go()
 
-    async def welcome(remote: Remote) -> float | None:
+    async def welcome(remote: Remote, offset: float) -> float | None:
+        start = go + offset
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
         await remote.__aenter__()
         try:
             await remote.wait_connected(CONNECT_TIMEOUT)
@@ -269,15 +357,17 @@ async def _connect(broker: str, fingerprint: str, config_dir: Path,
         return (time.perf_counter() - start) * 1000
 
     try:
-        times = await asyncio.gather(*(welcome(remote) for remote in remotes))
+        times = await asyncio.gather(*(welcome(remote, offset)
+                                       for remote, offset in zip(remotes, starts, strict=True)))
     finally:
         await asyncio.gather(*(remote.close() for remote in remotes))
     return {"welcome_ms": [t for t in times if t is not None]}
 
 
-async def _go() -> float:
-    """Say the job is ready, wait for the shared start; returns it on this clock."""
-    _write({"ready": True})
+async def _go(**about: Any) -> float:
+    """Say the job is ready (with what `about` says, unless None), wait for the shared start;
+    returns it on this clock."""
+    _write({"ready": True} | {key: value for key, value in about.items() if value is not None})
     message = await _receive()
     if message is None:
         raise EOFError("the bench went away before the start")
@@ -302,13 +392,16 @@ async def serve(broker: str, fingerprint: str) -> None:
         while (job := await _receive()) is not None:
             try:
                 if job["op"] == "connect":
-                    result = await _connect(broker, fingerprint, config_dir, job["clients"])
+                    result = await _connect(broker, fingerprint, config_dir, job["starts"])
+                elif job["op"] == "flood":
+                    victims = [(cid, bytes.fromhex(pub)) for cid, pub in job["victims"]]
+                    result = await flood(broker, victims, job["rate"], job["seconds"], _go)
                 else:
                     result = await _tables(broker, fingerprint, config_dir, job["tables"],
-                                           job["seconds"], job["rate"])
+                                           job["seconds"], job["rate"], job["timed"])
             except EOFError:
                 return
-            except (RemoteError, TimeoutError, OSError) as exc:
+            except (RemoteError, TimeoutError, OSError, aiomqtt.MqttError) as exc:
                 _write({"error": f"{type(exc).__name__} {exc}".strip()})
             else:
                 _write({"result": result})

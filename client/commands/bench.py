@@ -5,8 +5,9 @@ unless --broker names one) and the load comes from other processes, so that what
 process spends and holds is the host's own cost.
 
 1. broker_rtt: one client publishes and receives its own 300-byte messages (QoS 1); no host.
-2. connect (only with --connect N): N fresh client identities connect at once, spread over
-   the workers; the time from the start of the burst to each one's welcome.
+2. connect (only with --connect N): N fresh client identities connect, spread over the
+   workers: all at once, or with --connect-window S at instants spread evenly over S
+   seconds; the time from each one's own start to its welcome.
 3. update: --tables tables of 4 networked bot clients play for --seconds, run by --workers
    processes (default: one per CPU, at most one per table), each table as fast as it can or
    at most --rate actions per second. Measured: the time from a client sending its action to
@@ -17,12 +18,22 @@ process spends and holds is the host's own cost.
 5. host_bot: a fresh host process alone plays --tables tables of 4 in-host bots through the
    broker (every action applied, stored, signed and published); the actions are counted in
    its data file. host_bot_tables: the tables it accepted.
-6. host_actions_per_s: the host pipeline alone, in this process, with no broker and no
+6. flood (only with --flood R): a fresh host process, so that nothing steps 1-5 left
+   (rooms, clients, memory) weighs on it. For --seconds, one table of 4 networked bot clients
+   plays at a human pace (2 actions a second at the table; --tables and --rate do not apply)
+   in one worker process while, in another, a stranger on the broker sends R junk messages a
+   second, evenly paced: forged requests with the honest clients' ids and keys, random bytes
+   on their inboxes and outboxes, requests from fresh keys, random bytes on random room
+   topics, the host topic and junk/N (see `client.benchkit.flood`). Measured: the rate the
+   stranger achieved, the requests the honest clients sent during the flood, those answered
+   and the time from each to its answer, and the actions applied (the game goes on).
+7. host_actions_per_s: the host pipeline alone, in this process, with no broker and no
    network: Host and Store with tables of in-host bots and the outbox drained (see
    `client.benchkit.pipeline`).
 
-`errors` and `host_bot_errors` count the refusals and timeouts the clients of steps 3 and 5
-met, by code (`busy`: the host runs as many rooms as it allows).
+`errors`, `host_bot_errors` and `flood_errors` count the refusals and timeouts the clients of
+steps 3, 5 and 6 met, by code (`busy`: the host runs as many rooms as it allows;
+`unreachable`: no answer within the client's 10 s).
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from client.benchkit.hostproc import HostProcess
+    from client.benchkit.pool import FloodRun
     from client.net.remote import Remote
     from server.store import Store
 
@@ -51,12 +63,17 @@ EXAMPLES = """examples:
   bang bench relay --broker mqtt://127.0.0.1:1883 --tables 8 --json
   bang bench relay --broker mqtt://127.0.0.1:1883 --tables 1000 --rate 1 --json
   bang bench relay --broker mqtt://127.0.0.1:1883 --connect 3000
+  bang bench relay --broker mqtt://127.0.0.1:1883 --connect 3000 --connect-window 10
+  bang bench relay --broker mqtt://127.0.0.1:1883 --tables 1 --flood 1000 --json
 """
 
 #: How long the host-bot creators may take to connect.
 SETUP_TIMEOUT = 120.0
 #: How often a host-bot table looks for the end of its game in the host's data file.
 POLL = 0.05
+#: Actions a second at the honest table of the flood step: a quick human table, far inside
+#: the host's budgets, so that what it meets is the flood's doing.
+FLOOD_PACE = 2.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -81,7 +98,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="processes running the bot tables (default: one per CPU, at most "
                        "one per table)")
     relay.add_argument("--connect", type=int, metavar="N",
-                       help="also time N fresh clients connecting at once, to their welcome")
+                       help="also time N fresh clients connecting (at once, or over "
+                       "--connect-window), to their welcome")
+    relay.add_argument("--connect-window", type=float, metavar="S",
+                       help="with --connect: the N clients start at instants spread evenly "
+                       "over S seconds (default 0: all at once)")
+    relay.add_argument("--flood", type=float, metavar="R",
+                       help="also play one table under a flood of R junk messages per second "
+                       "on the broker (default: no flood)")
     relay.add_argument("--pings", type=int, default=1000,
                        help="broker round trips to time (default 1000)")
     relay.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -101,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or min(os.cpu_count() or 1, args.tables)
     try:
         result = asyncio.run(relay(args.broker, args.tables, args.seconds, args.pings,
-                                   args.rate, workers, args.connect))
+                                   args.rate, workers, args.connect,
+                                   args.connect_window or 0.0, args.flood))
     except BenchError as exc:
         print(f"bang bench relay: {exc}", file=sys.stderr)
         return 1
@@ -123,6 +148,12 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--workers must be positive"
     if args.connect is not None and args.connect < 1:
         return "--connect must be positive"
+    if args.connect_window is not None and not 0 <= args.connect_window < math.inf:
+        return "--connect-window must be a number of seconds, 0 or more"
+    if args.connect_window is not None and args.connect is None:
+        return "--connect-window needs --connect"
+    if args.flood is not None and not 0 < args.flood < math.inf:
+        return "--flood must be a positive number of messages per second"
     return None
 
 
@@ -132,7 +163,8 @@ def _pct(values: list[float], q: float) -> int:
 
 
 async def relay(broker: str | None, tables: int, seconds: float, pings: int,
-                rate: float | None, workers: int, connect: int | None) -> dict[str, Any]:
+                rate: float | None, workers: int, connect: int | None,
+                connect_window: float = 0.0, flood: float | None = None) -> dict[str, Any]:
     from client.benchkit.hostproc import HostProcess
     from client.benchkit.pipeline import host_actions_per_s
     from client.benchkit.pool import WorkerPool
@@ -143,11 +175,13 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
         async with HostProcess(broker, _mkdir(Path(tmp) / "tables")) as host:
             rtt = await _broker_rtt(p.parse_broker_url(host.url), pings)
             async with WorkerPool(workers, host.url, host.fingerprint) as pool:
-                welcomes = await pool.connect(connect) if connect else []
+                welcomes = await pool.connect(connect, connect_window) if connect else []
                 played = await pool.tables(tables, seconds, rate)
             rss = host.peak_rss_mb()
         async with HostProcess(broker, _mkdir(Path(tmp) / "bots")) as host:
             bot_tables, bot_rate, bot_errors = await _host_bot_tables(host, tables, seconds)
+        flooded = await _flood(broker, _mkdir(Path(tmp) / "flood"), flood, seconds) \
+            if flood else None
     pipeline = await host_actions_per_s(tables, seconds)
     result: dict[str, Any] = {
         "broker": "embedded amqtt" if broker is None else broker,
@@ -171,9 +205,32 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
         "host_bot_errors": dict(bot_errors),
     }
     if connect:
-        result |= {"connect_clients": connect, "connect_welcomed": len(welcomes),
+        result |= {"connect_clients": connect, "connect_window_s": connect_window,
+                   "connect_welcomed": len(welcomes),
                    "connect_p50_ms": _pct(welcomes, 0.5), "connect_p99_ms": _pct(welcomes, 0.99)}
+    if flooded is not None:
+        result |= _flood_figures(flood, flooded)
     return result
+
+
+async def _flood(broker: str | None, workdir: Path, rate: float, seconds: float) -> FloodRun:
+    """Step 6: an honest table under a junk flood, on a host process of its own."""
+    from client.benchkit.hostproc import HostProcess
+    from client.benchkit.pool import WorkerPool
+
+    async with HostProcess(broker, workdir) as host, \
+            WorkerPool(2, host.url, host.fingerprint) as pool:
+        return await pool.flood(rate, seconds, FLOOD_PACE)
+
+
+def _flood_figures(rate: float, run: FloodRun) -> dict[str, Any]:
+    """The flood_* keys of the result."""
+    return {"flood_rate": rate, "flood_msgs_per_s": round(run.sent / run.seconds, 1),
+            "flood_requests": run.requests, "flood_answered": len(run.answered_ms),
+            "flood_p50_ms": _pct(run.answered_ms, 0.5),
+            "flood_p99_ms": _pct(run.answered_ms, 0.99),
+            "flood_actions": run.actions, "flood_games_finished": run.games,
+            "flood_errors": dict(run.errors)}
 
 
 def _mkdir(path: Path) -> Path:

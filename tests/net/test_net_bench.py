@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from netkit import MOSQUITTO
 
 from shared import protocol as p
@@ -19,7 +20,11 @@ KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "up
         "updates_timed", "bytes_per_update_median", "tables", "games_finished",
         "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
         "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes"}
-CONNECT_KEYS = {"connect_clients", "connect_welcomed", "connect_p50_ms", "connect_p99_ms"}
+CONNECT_KEYS = {"connect_clients", "connect_window_s", "connect_welcomed", "connect_p50_ms",
+                "connect_p99_ms"}
+FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answered",
+              "flood_p50_ms", "flood_p99_ms", "flood_actions", "flood_games_finished",
+              "flood_errors"}
 
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
@@ -57,6 +62,7 @@ def test_bench_relay_mosquitto_paced_with_a_connect_burst(mosquitto) -> None:
     assert result.keys() == KEYS | CONNECT_KEYS and result["broker"] == mosquitto.url
     assert result["rate"] == 20 and result["workers"] == 2
     assert result["connect_clients"] == result["connect_welcomed"] == 6
+    assert result["connect_window_s"] == 0
     classes = {len(p.encode(p.Sealed(v=p.VERSION, box=bytes(12 + size + 16))))
                for size in p.REPLY_CLASSES}
     assert result["sealed_sizes"] and set(result["sealed_sizes"]) <= classes
@@ -64,7 +70,30 @@ def test_bench_relay_mosquitto_paced_with_a_connect_burst(mosquitto) -> None:
     assert result["actions_per_s"] <= 2 * (20 + 1 / 1.5)
 
 
-def test_bench_relay_refuses_a_bad_flag_in_one_line() -> None:
-    out = bench("--rate", "0")
+def test_bench_relay_mosquitto_under_a_flood_with_a_connect_window(mosquitto) -> None:
+    result = figures("--broker", mosquitto.url, "--tables", "1", "--flood", "200",
+                     "--connect", "8", "--connect-window", "1")
+    assert result.keys() == KEYS | CONNECT_KEYS | FLOOD_KEYS
+    assert result["connect_clients"] == result["connect_welcomed"] == 8
+    assert result["connect_window_s"] == 1
+    assert result["flood_rate"] == 200
+    # Evenly paced: at most 200 messages a second (one more for the edges).
+    assert 0 < result["flood_msgs_per_s"] <= 200 + 1 / 1.5
+    # Every action applied is an answered request; every answer is to a request.
+    assert 0 <= result["flood_actions"] <= result["flood_answered"] <= result["flood_requests"]
+    assert result["flood_requests"] >= 1
+    assert result["flood_p50_ms"] <= result["flood_p99_ms"]
+    assert isinstance(result["flood_errors"], dict)
+
+
+@pytest.mark.parametrize(("flags", "named"), [
+    (["--rate", "0"], "--rate"),
+    (["--connect", "5", "--connect-window", "-1"], "--connect-window"),
+    (["--connect-window", "5"], "--connect-window"),
+    (["--flood", "0"], "--flood"),
+    (["--flood", "-1000"], "--flood"),
+])
+def test_bench_relay_refuses_a_bad_flag_in_one_line(flags: list[str], named: str) -> None:
+    out = bench(*flags)
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.strip().count("\n") == 0 and "--rate" in out.stderr
+    assert out.stderr.strip().count("\n") == 0 and named in out.stderr
