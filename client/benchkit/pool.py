@@ -85,11 +85,14 @@ class WorkerPool:
                                    for i in range(self.count)])
         return [ms for result in results for ms in result["welcome_ms"]]
 
-    async def tables(self, tables: int, seconds: float, rate: float | None) -> TableRun:
-        """`tables` tables of networked bots, dealt round-robin to the workers."""
+    async def tables(self, tables: int, seconds: float, rate: float | None,
+                     lean: bool = True, seats: int = 4) -> TableRun:
+        """`tables` tables of `seats` networked bots, dealt round-robin to the workers;
+        `lean`: lean seats (`client.benchkit.lean`), else the client library's."""
         results = await self._run([
             {"op": "tables", "tables": list(range(i, tables, self.count)), "seconds": seconds,
-             "rate": rate, "timed": False} for i in range(self.count)])
+             "rate": rate, "timed": False, "lean": lean, "seats": seats}
+            for i in range(self.count)])
         errors: Counter[str] = Counter()
         for result in results:
             errors.update(result["errors"])

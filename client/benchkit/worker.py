@@ -6,7 +6,7 @@ The bench starts it as `python -m client.benchkit.worker --broker URL --fingerpr
 talks JSON lines with it (`client.benchkit.pool` is the other side):
 
     bench  -> worker  {"op": "tables", "tables": [0, 2], "seconds": 10, "rate": 1.0,
-                       "timed": false}
+                       "timed": false, "lean": true, "seats": 4}
                       or {"op": "connect", "starts": [0.0, 0.005, ...]}
                       or {"op": "flood", "victims": [[CID, PUB], ...], "rate": 1000,
                           "seconds": 10}
@@ -14,6 +14,8 @@ talks JSON lines with it (`client.benchkit.pool` is the other side):
     bench  -> worker  {"go": T}              T: a time.time() instant shared by all workers
     worker -> bench   {"result": {...}}      or {"error": "..."} at any point
 
+`seats`: at each table (default 4). `lean`: the seats are `client.benchkit.lean` seats, not
+the client library's `Remote`s.
 `starts`: one client each, connecting that many seconds after the go. `timed`: every request
 of the tables' clients is timed too, and the ready line names the clients as
 `"clients": [[CID, PUB], ...]` (PUB: the public key in hex), for a flood to aim at (see
@@ -40,14 +42,17 @@ from typing import Any
 import aiomqtt
 
 from client.benchkit.flood import flood
+from client.benchkit.lean import lean_tables
 from client.benchkit.remote import BenchRemote
 from client.net.remote import Remote, RemoteError
 from client.net.tables import TableUpdate
 from shared import crypto
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
+from shared.mqtt import MqttError
 from shared.views import TableView
 
+#: Seats at each table unless the job says otherwise.
 SEATS = 4
 #: After the deadline the seats go on reading (without acting) this long, so that the actions
 #: sent just before it are timed too.
@@ -78,7 +83,8 @@ def _view_of(update: object) -> Seen | None:
 class Tally:
     """What this worker's tables measured; the bench merges the tallies of all workers."""
 
-    def __init__(self) -> None:
+    def __init__(self, seats: int = SEATS) -> None:
+        self.seats = seats  # at each table: an update is complete when all have it
         self.latencies: list[float] = []  # µs from an action sent to the last seat's update
         self.sizes: list[int] = []  # bytes of each public RoomDelta received
         self.sealed: set[int] = set()  # the lengths of sealed messages seen
@@ -98,7 +104,7 @@ class Tally:
     def received(self, room: str, seq: int) -> None:
         key = (room, seq)
         count = self._seen.get(key, 0) + 1
-        if count < SEATS:
+        if count < self.seats:
             self._seen[key] = count
             return
         self._seen.pop(key, None)
@@ -186,7 +192,7 @@ class _Pacer:
 
 
 class _Table:
-    """Four networked bot seats playing games back to back; seat 0 creates the rooms. Each
+    """Networked bot seats playing games back to back; seat 0 creates the rooms. Each
     seat's updates are read from the start into a queue, so none is missed between games."""
 
     def __init__(self, number: int, remotes: list[Remote], tally: Tally) -> None:
@@ -208,7 +214,8 @@ class _Table:
             while True:
                 try:
                     info = await creator.create_room(f"bench {self.number}.{self.created}",
-                                                     seats=SEATS, turn_timeout=0)
+                                                     seats=len(self.remotes),
+                                                     turn_timeout=0)
                     break
                 except RemoteError as exc:
                     if not (patient and exc.code == "busy"):
@@ -235,7 +242,7 @@ class _Table:
         while self.room is not None:
             room = self.room
             over = await asyncio.gather(*(self._seat(i, room, deadline, pacer)
-                                          for i in range(SEATS)))
+                                          for i in range(len(self.remotes))))
             if not all(over):
                 return
             self.tally.games += 1
@@ -289,13 +296,14 @@ async def _read(remote: Remote, inbox: asyncio.Queue[Seen]) -> None:
 
 
 async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list[int],
-                  seconds: float, rate: float | None, timed: bool) -> dict[str, Any]:
+                  seconds: float, rate: float | None, timed: bool,
+                  seats: int = SEATS) -> dict[str, Any]:
     """Connect the tables' clients and seat the first games, then play from the go.
     `timed`: also time every request sent while the tables play (see `Requests`)."""
-    tally = Tally()
+    tally = Tally(seats)
     requests = Requests() if timed else None
     remotes: list[Remote] = []
-    for _ in range(SEATS * len(numbers)):
+    for _ in range(seats * len(numbers)):
         remote = _TimedRemote(broker, config_dir=config_dir, key=crypto.ClientKey.generate(),
                               fingerprint=fingerprint, follow_lobby=False)
         remote.sizes, remote.sealed, remote.requests = tally.sizes, tally.sealed, requests
@@ -303,7 +311,7 @@ async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list
     tables: list[_Table] = []
     try:
         await asyncio.gather(*(remote.wait_connected(SETUP_TIMEOUT) for remote in remotes))
-        tables = [_Table(number, remotes[SEATS * i: SEATS * i + SEATS], tally)
+        tables = [_Table(number, remotes[seats * i: seats * i + seats], tally)
                   for i, number in enumerate(numbers)]
         gate = asyncio.Semaphore(SETUP_AT_ONCE)
 
@@ -327,6 +335,16 @@ async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list
             table.close()
         await asyncio.gather(*(remote.close() for remote in remotes))
     return tally.result() | timed_result
+
+
+async def _lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds: float,
+                       rate: float | None, seats: int) -> dict[str, Any]:
+    """The tables with lean seats: the same play, measured the same way."""
+    tally = Tally(seats)
+    await lean_tables(broker, fingerprint, numbers, seconds, tally, _go,
+                      lambda number, start: _Pacer(rate, start, random.Random(number)),
+                      seats=seats, grace=GRACE, setup_at_once=SETUP_AT_ONCE)
+    return tally.result()
 
 
 async def _settle(requests: Requests, start: float, end: float) -> None:
@@ -396,12 +414,17 @@ async def serve(broker: str, fingerprint: str) -> None:
                 elif job["op"] == "flood":
                     victims = [(cid, bytes.fromhex(pub)) for cid, pub in job["victims"]]
                     result = await flood(broker, victims, job["rate"], job["seconds"], _go)
+                elif job.get("lean"):
+                    result = await _lean_tables(broker, fingerprint, job["tables"],
+                                                job["seconds"], job["rate"],
+                                                job.get("seats", SEATS))
                 else:
                     result = await _tables(broker, fingerprint, config_dir, job["tables"],
-                                           job["seconds"], job["rate"], job["timed"])
+                                           job["seconds"], job["rate"], job["timed"],
+                                           job.get("seats", SEATS))
             except EOFError:
                 return
-            except (RemoteError, TimeoutError, OSError, aiomqtt.MqttError) as exc:
+            except (RemoteError, TimeoutError, OSError, aiomqtt.MqttError, MqttError) as exc:
                 _write({"error": f"{type(exc).__name__} {exc}".strip()})
             else:
                 _write({"result": result})

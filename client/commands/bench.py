@@ -8,12 +8,18 @@ process spends and holds is the host's own cost.
 2. connect (only with --connect N): N fresh client identities connect, spread over the
    workers: all at once, or with --connect-window S at instants spread evenly over S
    seconds; the time from each one's own start to its welcome.
-3. update: --tables tables of 4 networked bot clients play for --seconds, run by --workers
-   processes (default: one per CPU, at most one per table), each table as fast as it can or
-   at most --rate actions per second. Measured: the time from a client sending its action to
-   the last seat of its table receiving the resulting update, the size of the payloads the
-   clients receive, the games finished and the actions per second of all tables together.
-   The load clients skip the lobby (see `client.benchkit.remote`).
+3. update: --tables tables of --seats (default 4) networked bot clients play for --seconds,
+   run by --workers processes (default: one per CPU, at most one per table), each table as
+   fast as it can or at most --rate actions per second. Measured: the time from a client
+   sending its action to the last seat of its table receiving the resulting update, the size
+   of the payloads the clients receive, the games finished and the actions per second of all
+   tables together.
+   With --clients lean (the default) each seat is a lean bot (`client.benchkit.lean`): it
+   checks every signature and opens every sealed message, as any client must, but builds no
+   view and speaks MQTT without paho, so that a thousand tables of load fit beside the host
+   on a small machine. With --clients full each seat is the client library's `Remote`, as a
+   player's program is: the figure then includes the clients' own cost (they skip the lobby,
+   see `client.benchkit.remote`).
 4. host_rss_mb: the host process's peak resident memory over 1-3 (VmHWM).
 5. host_bot: a fresh host process alone plays --tables tables of 4 in-host bots through the
    broker (every action applied, stored, signed and published); the actions are counted in
@@ -94,6 +100,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--rate", type=float, metavar="R",
                        help="at most R actions per second at each table (default: as fast "
                        "as it can)")
+    relay.add_argument("--seats", type=int, default=4,
+                       help="seats at each table, 3-7 (default 4)")
+    relay.add_argument("--clients", choices=("lean", "full"), default="lean",
+                       help="the tables' seats: lean bots or the full client library "
+                       "(default lean)")
     relay.add_argument("--workers", type=int, metavar="N",
                        help="processes running the bot tables (default: one per CPU, at most "
                        "one per table)")
@@ -126,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(relay(args.broker, args.tables, args.seconds, args.pings,
                                    args.rate, workers, args.connect,
-                                   args.connect_window or 0.0, args.flood))
+                                   args.connect_window or 0.0, args.flood, args.clients,
+                                   args.seats))
     except BenchError as exc:
         print(f"bang bench relay: {exc}", file=sys.stderr)
         return 1
@@ -144,6 +156,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--tables, --seconds and --pings must be positive"
     if args.rate is not None and not 0 < args.rate < math.inf:
         return "--rate must be a positive number of actions per second"
+    if not 3 <= args.seats <= 7:
+        return "--seats must be 3 to 7"
     if args.workers is not None and args.workers < 1:
         return "--workers must be positive"
     if args.connect is not None and args.connect < 1:
@@ -164,7 +178,8 @@ def _pct(values: list[float], q: float) -> int:
 
 async def relay(broker: str | None, tables: int, seconds: float, pings: int,
                 rate: float | None, workers: int, connect: int | None,
-                connect_window: float = 0.0, flood: float | None = None) -> dict[str, Any]:
+                connect_window: float = 0.0, flood: float | None = None,
+                clients: str = "lean", seats: int = 4) -> dict[str, Any]:
     from client.benchkit.hostproc import HostProcess
     from client.benchkit.pipeline import host_actions_per_s
     from client.benchkit.pool import WorkerPool
@@ -176,7 +191,8 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
             rtt = await _broker_rtt(p.parse_broker_url(host.url), pings)
             async with WorkerPool(workers, host.url, host.fingerprint) as pool:
                 welcomes = await pool.connect(connect, connect_window) if connect else []
-                played = await pool.tables(tables, seconds, rate)
+                played = await pool.tables(tables, seconds, rate, lean=clients == "lean",
+                                           seats=seats)
             rss = host.peak_rss_mb()
         async with HostProcess(broker, _mkdir(Path(tmp) / "bots")) as host:
             bot_tables, bot_rate, bot_errors = await _host_bot_tables(host, tables, seconds)
@@ -193,6 +209,8 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
         "bytes_per_update_median": round(statistics.median(played.sizes)) if played.sizes else 0,
         "sealed_sizes": played.sealed,
         "tables": tables,
+        "clients": clients,
+        "seats": seats,
         "games_finished": played.games,
         "actions_per_s": round(played.actions / seconds, 1),
         "host_bot_tables": bot_tables,

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "update_p99_us",
         "updates_timed", "bytes_per_update_median", "tables", "games_finished",
         "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
-        "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes"}
+        "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes",
+        "clients", "seats"}
 CONNECT_KEYS = {"connect_clients", "connect_window_s", "connect_welcomed", "connect_p50_ms",
                 "connect_p99_ms"}
 FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answered",
@@ -48,11 +49,19 @@ def figures(*args: str) -> dict:
     return json.loads(out.stdout)
 
 
-def test_bench_relay_embedded() -> None:
-    result = figures()
+def test_bench_relay_embedded_with_seven_seats() -> None:
+    result = figures("--seats", "7")
     assert result.keys() == KEYS
     assert result["tables"] == 2 and result["broker"] == "embedded amqtt"
-    assert result["rate"] is None and result["workers"] >= 1
+    assert result["rate"] is None and result["workers"] >= 1 and result["clients"] == "lean"
+    assert result["seats"] == 7
+    assert result["updates_timed"] > 0 and result["actions_per_s"] > 0
+
+
+def test_bench_relay_with_the_full_client_library(mosquitto) -> None:
+    result = figures("--broker", mosquitto.url, "--clients", "full", "--tables", "1")
+    assert result.keys() == KEYS and result["clients"] == "full" and result["seats"] == 4
+    assert result["updates_timed"] > 0 and result["actions_per_s"] > 0
 
 
 def test_bench_relay_mosquitto_paced_with_a_connect_burst(mosquitto) -> None:
@@ -92,6 +101,7 @@ def test_bench_relay_mosquitto_under_a_flood_with_a_connect_window(mosquitto) ->
     (["--connect-window", "5"], "--connect-window"),
     (["--flood", "0"], "--flood"),
     (["--flood", "-1000"], "--flood"),
+    (["--seats", "8"], "--seats"),
 ])
 def test_bench_relay_refuses_a_bad_flag_in_one_line(flags: list[str], named: str) -> None:
     out = bench(*flags)

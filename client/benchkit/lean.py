@@ -1,0 +1,328 @@
+"""Lean bot seats for the bench: protocol v2 spoken directly over `shared.mqtt`, so
+that a thousand tables of load fit beside the host on a small machine and the figures are the
+host's.
+
+A lean seat does what any player's client must do with each message: it checks the host's
+signature on the public delta (one check per process and message, see `crypto.verify`),
+opens and unpads its sealed messages, and follows the room's `seq`. It builds no view: it
+decides from its private part (`Mine.options`, present only when the seat must decide) and
+the public pending decision of the deltas, picking uniformly among the legal options as
+`RandomBot` does. A seat counts as updated by change `seq` once it has the delta and, when
+the delta names it in `to`, its own SeatUpdate too: the moment a full client could draw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any, Protocol
+
+from msgspec import UNSET
+
+from shared import crypto
+from shared import protocol as p
+from shared.mqtt import MqttError, MqttLink
+
+#: Seconds a lean seat waits for the answer to a request.
+REQUEST_TIMEOUT = 10.0
+
+
+class Tally(Protocol):
+    """What the worker counts (client.benchkit.worker.Tally)."""
+
+    errors: Any
+    actions: int
+    games: int
+    sizes: list[int]
+    sealed: set[int]
+
+    def sending(self, room: str, seq: int) -> None: ...
+    def unsent(self, room: str, seq: int, error: str) -> None: ...
+    def received(self, room: str, seq: int) -> None: ...
+
+
+class Pacer(Protocol):
+    async def wait(self) -> None: ...
+
+
+class HostKeys:
+    """The host's public keys, read from its retained signed announce and checked against
+    the fingerprint the bench was given."""
+
+    def __init__(self, sign_key: bytes, kx_key: bytes) -> None:
+        self.sign_key = sign_key
+        self.kx_key = kx_key
+
+    @classmethod
+    async def fetch(cls, address: p.BrokerAddress, fingerprint: str) -> HostKeys:
+        found: asyncio.Future[HostKeys] = asyncio.get_running_loop().create_future()
+
+        def on_message(topic: str, payload: bytes) -> None:
+            try:
+                envelope = p.decode_outbound(payload)
+                hello = p.decode_public(envelope.body) if isinstance(envelope, p.Signed) \
+                    else None
+                if not isinstance(hello, p.HostHello) or hello.fingerprint != fingerprint:
+                    return
+                crypto.verify(hello.sign_key, envelope.sig, envelope.body)  # type: ignore[union-attr]
+                if crypto.fingerprint(hello.sign_key, hello.kx_key) == fingerprint \
+                        and not found.done():
+                    found.set_result(cls(hello.sign_key, hello.kx_key))
+            except (p.ProtocolError, crypto.CryptoError):
+                pass
+
+        link = await MqttLink.open(address, on_message, username="bench")
+        try:
+            await link.subscribe(p.HOST_TOPIC)
+            return await asyncio.wait_for(found, REQUEST_TIMEOUT)
+        finally:
+            link.close()
+
+
+class RequestError(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class LeanSeat:
+    """One player's key and connection."""
+
+    def __init__(self, host: HostKeys, tally: Tally) -> None:
+        self.host = host
+        self.tally = tally
+        self.key = crypto.ClientKey.generate()
+        self.cid = self.key.cid
+        self.session = crypto.Session.for_client(self.key, host.kx_key)
+        self.link: MqttLink | None = None
+        self.rng = random.Random(self.cid)
+        self._ctr = 0
+        self._pending: dict[int, asyncio.Future[p.HostReply]] = {}
+        # The room being played and what this seat knows of it.
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.decision: p.PendingView | None = None
+        self.options: tuple[Any, ...] = ()
+        self.finished = False  # the game is over
+        self.wake = asyncio.Event()  # set when the game ends or this seat must decide
+        self._seen = 0  # the last change seq this seat was updated by
+        self._deltas: dict[int, p.RoomDelta] = {}  # seq -> delta still waiting for our part
+        self._parts: set[int] = set()  # seqs whose SeatUpdate came before the delta
+
+    async def connect(self, address: p.BrokerAddress) -> None:
+        self.link = await MqttLink.open(address, self._on_message, username=self.cid)
+        await self.link.subscribe(p.outbox_topic(self.cid))
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+
+    async def follow(self, room: str) -> None:
+        """A new game: forget the last one, hear the room's deltas."""
+        assert self.link is not None
+        self.room, self.seat, self.decision, self.options = room, None, None, ()
+        self.finished, self._seen = False, 0
+        self.wake.clear()
+        self._deltas.clear()
+        self._parts.clear()
+        await self.link.subscribe(p.room_topic(room))
+
+    async def request(self, message: p.ClientMessage) -> p.HostReply:
+        """Seal, send, and wait for the answer; RequestError on a refusal or no answer."""
+        assert self.link is not None
+        self._ctr = crypto.next_counter(self._ctr)
+        ctr = self._ctr
+        box = crypto.seal(self.session.to_host, p.pad(p.encode(message), p.REQUEST_CLASS),
+                          p.request_aad(self.cid, ctr))
+        future: asyncio.Future[p.HostReply] = asyncio.get_running_loop().create_future()
+        self._pending[ctr] = future
+        try:
+            self.link.publish(p.inbox_topic(self.cid),
+                              p.encode(p.Request(v=p.VERSION, pub=self.key.public, ctr=ctr,
+                                                 box=box)))
+            reply = await asyncio.wait_for(future, REQUEST_TIMEOUT)
+        except TimeoutError:
+            raise RequestError("timeout") from None
+        except MqttError:
+            raise RequestError("disconnected") from None
+        finally:
+            self._pending.pop(ctr, None)
+        if isinstance(reply, p.Error):
+            raise RequestError(reply.code)
+        return reply
+
+    async def act(self, pacer: Pacer, deadline: float) -> None:
+        """Answer the decision in front of us (after the pacer's slot), timing the change."""
+        decision, room = self.decision, self.room
+        assert decision is not None and room is not None and self.options
+        action = self.options[self.rng.randrange(len(self.options))]
+        self.wake.clear()
+        await pacer.wait()
+        if time.perf_counter() >= deadline or self.decision is not decision:
+            return
+        seq = self._seen
+        self.tally.sending(room, seq + 1)
+        try:
+            await self.request(p.Act(room=room, decision=decision.id, action=action))
+            self.tally.actions += 1
+        except RequestError as exc:
+            self.tally.unsent(room, seq + 1, exc.code)
+
+    # --- inbound -----------------------------------------------------------------------------
+
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        try:
+            envelope = p.decode_outbound(payload)
+            if isinstance(envelope, p.Sealed):
+                self.tally.sealed.add(len(payload))
+                plain = crypto.open_box(self.session.to_client, envelope.box,
+                                        p.reply_aad(self.cid))
+                self._on_reply(p.decode_reply(p.unpad(plain, p.REPLY_CLASSES)))
+            else:
+                crypto.verify(self.host.sign_key, envelope.sig, envelope.body)
+                message = p.decode_public(envelope.body)
+                if isinstance(message, p.RoomDelta) and message.room == self.room:
+                    self.tally.sizes.append(len(payload))
+                    self._on_delta(message)
+        except (p.ProtocolError, crypto.CryptoError, ValueError):
+            self.tally.errors["bad_message"] += 1
+
+    def _on_reply(self, reply: p.HostReply) -> None:
+        if isinstance(reply, p.SeatUpdate) and reply.room == self.room:
+            self.seat = reply.seat
+            if reply.mine is not None:
+                self.options = reply.mine.options
+            if reply.seq in self._deltas:
+                self._updated(self._deltas.pop(reply.seq))
+            else:
+                self._parts.add(reply.seq)
+        ref = getattr(reply, "ref", None)
+        future = self._pending.get(ref) if ref is not None else None
+        if future is not None and not future.done():
+            future.set_result(reply)
+
+    def _on_delta(self, delta: p.RoomDelta) -> None:
+        if delta.table is not None and delta.table.pending is not UNSET:
+            self.decision = delta.table.pending
+        if delta.info is not None and delta.info.status == "over":
+            self.decision = None
+        mine = self.seat is not None and self.seat in delta.to
+        if mine and delta.seq not in self._parts:
+            self._deltas[delta.seq] = delta
+            return
+        self._parts.discard(delta.seq)
+        self._updated(delta)
+
+    def _updated(self, delta: p.RoomDelta) -> None:
+        """Change `delta.seq` is complete for this seat."""
+        self._seen = max(self._seen, delta.seq)
+        self.tally.received(delta.room, delta.seq)
+        if delta.info is not None and delta.info.status == "over":
+            self.finished = True
+            self.wake.set()
+        elif self.decision is not None and self.decision.seat == self.seat and self.options:
+            self.wake.set()
+
+
+class LeanTable:
+    """Four lean seats playing games back to back; seat 0 creates the rooms."""
+
+    def __init__(self, number: int, seats: list[LeanSeat], tally: Tally) -> None:
+        self.number = number
+        self.seats = seats
+        self.tally = tally
+        self.created = 0
+
+    async def new_game(self, patient: bool = False) -> bool:
+        """Create a room, seat everyone, start; False (the refusal counted) when refused.
+        `patient`: while the host says `busy`, wait and try again."""
+        creator = self.seats[0]
+        options = p.RoomOptions(seats=len(self.seats), turn_timeout=0)
+        try:
+            while True:
+                try:
+                    reply = await creator.request(p.CreateRoom(
+                        name=f"bench {self.number}.{self.created}", options=options))
+                    break
+                except RequestError as exc:
+                    if not (patient and exc.code == "busy"):
+                        raise
+                    await asyncio.sleep(1.0)
+            assert isinstance(reply, p.Ok) and reply.room is not None
+            room = reply.room.id
+            for i, seat in enumerate(self.seats):
+                await seat.follow(room)
+                joined = await seat.request(p.Join(room=room, name=f"bot{i}"))
+                assert isinstance(joined, p.Ok)
+                seat.seat = joined.seat
+            for seat in self.seats[1:]:
+                await seat.request(p.Ready(room=room, ready=True))
+            await creator.request(p.Start(room=room))
+        except RequestError as exc:
+            self.tally.errors[exc.code] += 1
+            return False
+        self.created += 1
+        return True
+
+    async def play(self, deadline: float, grace: float, pacer: Pacer) -> None:
+        """Games back to back until the deadline."""
+        while True:
+            over = await asyncio.gather(*(self._seat(seat, deadline, grace, pacer)
+                                          for seat in self.seats))
+            if not all(over):
+                return
+            self.tally.games += 1
+            if time.perf_counter() >= deadline or not await self.new_game():
+                return
+
+    @staticmethod
+    async def _seat(seat: LeanSeat, deadline: float, grace: float, pacer: Pacer) -> bool:
+        """One seat until its game is over (True) or the deadline and the grace pass."""
+        while not seat.finished:
+            left = deadline + grace - time.perf_counter()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(seat.wake.wait(), left)
+            except TimeoutError:
+                return False
+            if not seat.finished and seat.wake.is_set():
+                if time.perf_counter() >= deadline:
+                    seat.wake.clear()
+                    continue
+                await seat.act(pacer, deadline)
+        return True
+
+
+async def lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds: float,
+                      tally: Tally, go: Any, pacer: Any, seats: int, grace: float,
+                      setup_at_once: int) -> None:
+    """The tables step with lean seats: connect, seat the first games, then play from `go()`
+    (the shared start) for `seconds`; `pacer(number, start)` paces one table."""
+    address = p.parse_broker_url(broker)
+    host = await HostKeys.fetch(address, fingerprint)
+    everyone = [LeanSeat(host, tally) for _ in range(seats * len(numbers))]
+    try:
+        gate = asyncio.Semaphore(setup_at_once)
+
+        async def connect(seat: LeanSeat) -> None:
+            async with gate:
+                await seat.connect(address)
+
+        await asyncio.gather(*(connect(seat) for seat in everyone))
+        tables = [LeanTable(number, everyone[seats * i: seats * i + seats], tally)
+                  for i, number in enumerate(numbers)]
+
+        async def first_game(table: LeanTable) -> None:
+            async with gate:
+                await table.new_game(patient=True)
+
+        await asyncio.gather(*(first_game(table) for table in tables))
+        start = await go()
+        tally.sizes.clear()
+        await asyncio.gather(*(table.play(start + seconds, grace, pacer(table.number, start))
+                               for table in tables))
+    finally:
+        for seat in everyone:
+            seat.close()
