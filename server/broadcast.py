@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from shared import protocol as p
 from shared.events import redact
 from shared.model import Event, GameState
-from shared.views import TableView, view
-from shared.wireview import diff, split
+from shared.views import TableView, private_part, view
+from shared.wireview import diff
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Broadcast:
         info_changed = info != self.info
         seats = []
         for seat, cid in humans:
-            mine = split(view(state, seat)) if state is not None else None
+            mine = p.Mine(*private_part(state, seat)) if state is not None else None
             shown = [p.Shown(index, e.cards) for index, e in enumerate(events)
                      if e.cards and e.private_to and seat in e.private_to]
             ref = answer[1] if answer is not None and answer[0] == cid else None
@@ -67,7 +67,7 @@ class Broadcast:
     def seat_snapshot(self, room_id: str, seq: int, n: int, state: GameState | None,
                       seat: int) -> tuple[p.SeatUpdate, int]:
         """A seat's whole private part (after hello, snapshot or a restart), and its class."""
-        mine = split(view(state, seat)) if state is not None else None
+        mine = p.Mine(*private_part(state, seat)) if state is not None else None
         self.mine[seat] = mine
         update = p.SeatUpdate(room=room_id, seq=seq, seat=seat, n=n, mine=mine, snapshot=True)
         hand = len(state.players[seat].hand) if state is not None else 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from msgspec import Struct
 
 from shared import rules
@@ -67,18 +69,48 @@ def _role_visible(state: GameState, seat: int, viewer: int | None) -> bool:
     )
 
 
+class Private(NamedTuple):
+    """What only `viewer` sees of the table (the fields of the wire's `Mine`, in its order).
+    `distances[i]` is the distance to seat i: None for yourself, the dead, or when you are
+    dead."""
+
+    hand: tuple[int, ...]
+    role: str | None
+    reach: int
+    bangs_played: int
+    options: tuple[Action, ...]
+    default: Action | None
+    private: tuple[int, ...]
+    distances: tuple[int | None, ...]
+
+
+def private_part(state: GameState, viewer: int) -> Private:
+    """The part of `view(state, viewer)` that a spectator does not see; the host sends it
+    alone to the seat, so it is computed without the rest of the view."""
+    me = state.players[viewer]
+    reach = rules.reach(state, viewer) if me.alive else 0
+    distances = tuple(
+        rules.distance(state, viewer, p.seat) if me.alive and p.alive and p.seat != viewer
+        else None for p in state.players)
+    decision = state.pending if state.pending is not None and state.pending.seat == viewer \
+        else None
+    return Private(
+        hand=tuple(me.hand), role=me.role, reach=reach,
+        bangs_played=state.bangs_played if state.turn == viewer else 0,
+        options=decision.options if decision else (),
+        default=decision.default if decision else None,
+        private=decision.private if decision else (),
+        distances=distances)
+
+
 def view(state: GameState, viewer: int | None) -> TableView:
     """The table as `viewer` sees it; `viewer=None` is a spectator."""
     seated = viewer is not None and 0 <= viewer < len(state.players)
-    me = state.players[viewer] if seated else None
-    reach = rules.reach(state, viewer) if me and me.alive else 0
+    mine = private_part(state, viewer) if seated and viewer is not None else None
     players = []
     for p in state.players:
-        distance = None
-        in_reach = False
-        if me is not None and me.alive and p.alive and p.seat != viewer:
-            distance = rules.distance(state, viewer, p.seat)
-            in_reach = distance <= reach
+        distance = mine.distances[p.seat] if mine is not None else None
+        in_reach = mine is not None and distance is not None and distance <= mine.reach
         players.append(
             PlayerView(
                 seat=p.seat,
@@ -96,9 +128,6 @@ def view(state: GameState, viewer: int | None) -> TableView:
         )
     decision = state.pending
     pending = None
-    options: tuple[Action, ...] = ()
-    default = None
-    private: tuple[int, ...] = ()
     if decision is not None:
         pending = PendingView(
             id=decision.id,
@@ -109,10 +138,6 @@ def view(state: GameState, viewer: int | None) -> TableView:
             needed=decision.needed,
             shown=decision.shown,
         )
-        if seated and decision.seat == viewer:
-            options = decision.options
-            default = decision.default
-            private = decision.private
     return TableView(
         viewer=viewer if seated else None,
         players=tuple(players),
@@ -122,14 +147,14 @@ def view(state: GameState, viewer: int | None) -> TableView:
         discard_count=len(state.discard),
         discard_top=state.discard[-1] if state.discard else None,
         three_player=state.three_player,
-        hand=tuple(me.hand) if me else (),
-        role=me.role if me else None,
-        reach=reach,
-        bangs_played=state.bangs_played if seated and state.turn == viewer else 0,
+        hand=mine.hand if mine else (),
+        role=mine.role if mine else None,
+        reach=mine.reach if mine else 0,
+        bangs_played=mine.bangs_played if mine else 0,
         pending=pending,
-        options=options,
-        default=default,
-        private=private,
+        options=mine.options if mine else (),
+        default=mine.default if mine else None,
+        private=mine.private if mine else (),
         winner=state.winner,
         winners=tuple(state.winners),
     )
