@@ -38,7 +38,9 @@ process spends and holds is the host's own cost.
    `client.benchkit.pipeline`).
 
 `errors`, `host_bot_errors` and `flood_errors` count the refusals and timeouts the clients of
-steps 3, 5 and 6 met, by code (`busy`: the host runs as many rooms as it allows;
+steps 3, 5 and 6 met, by code (`busy`: the host makes rooms at a limited rate, or runs as many
+as it allows: the tables of step 3 wait for their first rooms, those of step 5 ask again
+a second later;
 `unreachable`: no answer within the client's 10 s).
 """
 
@@ -77,6 +79,8 @@ EXAMPLES = """examples:
 SETUP_TIMEOUT = 120.0
 #: How often a host-bot table looks for the end of its game in the host's data file.
 POLL = 0.05
+#: Seconds a host-bot table waits before asking again for a room the host was too busy to make.
+BUSY_RETRY = 1.0
 #: Actions a second at the honest table of the flood step: a quick human table, far inside
 #: the host's budgets, so that what it meets is the flood's doing.
 FLOOD_PACE = 2.0
@@ -335,6 +339,9 @@ async def _bot_games(creator: Remote, store: Store, deadline: float, rooms: list
             await creator.start(room.id, bots=True)
         except RemoteError as exc:
             errors[exc.code] += 1
+            if exc.code == "busy":  # rooms are made at a limited rate, for everyone together
+                await asyncio.sleep(BUSY_RETRY)
+                continue
             return
         except TimeoutError:
             errors["timeout"] += 1
