@@ -39,9 +39,8 @@ process spends and holds is the host's own cost.
 
 `errors`, `host_bot_errors` and `flood_errors` count the refusals and timeouts the clients of
 steps 3, 5 and 6 met, by code (`busy`: the host makes rooms at a limited rate, or runs as many
-as it allows: the tables of step 3 wait for their first rooms, those of step 5 ask again
-a second later;
-`unreachable`: no answer within the client's 10 s).
+as it allows; the tables of step 3 wait for their first rooms and those of step 5 ask again a
+second later, without counting it; `unreachable`: no answer within the client's 10 s).
 """
 
 from __future__ import annotations
@@ -338,10 +337,10 @@ async def _bot_games(creator: Remote, store: Store, deadline: float, rooms: list
             rooms.append(room.id)
             await creator.start(room.id, bots=True)
         except RemoteError as exc:
-            errors[exc.code] += 1
             if exc.code == "busy":  # rooms are made at a limited rate, for everyone together
                 await asyncio.sleep(BUSY_RETRY)
                 continue
+            errors[exc.code] += 1
             return
         except TimeoutError:
             errors["timeout"] += 1
