@@ -414,3 +414,23 @@ async def test_a_flood_of_junk_over_the_broker_starves_nobody(
           f"{during} during the flood")
     assert int(sent) == 3000
     assert games >= 1 and during >= 1 and asked == games
+
+
+# --- 14. an oversized message on the host's inbox ---------------------------------------------
+
+
+async def test_an_oversized_message_on_an_inbox_is_skipped(running_host, tmp_path: Path) -> None:
+    """Attack: a 3 MB message on a player's inbox, then on the discovery topic, split over many
+    reads. Guards the host's own MQTT reader (shared.mqtt): it skips a packet over its limit,
+    stays in step with the stream, and the player still plays."""
+    address = p.parse_broker_url(running_host.url)
+    player = await Player(running_host.url, tmp_path / "victim").open()
+    try:
+        async with mqtt_client(address) as stranger:
+            for topic in (p.inbox_topic(player.remote.cid), p.discover_topic("ab" * 12)):
+                await stranger.publish(topic, secrets.token_bytes(3 << 20), qos=1)
+        room = await solo_game(player)
+        final, moves, _ = await play_strict(player, room, seed=14)
+        assert moves > 0 and final.info.status == "over"
+    finally:
+        await player.close()
