@@ -54,6 +54,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._term_type: str | None = None
         self._size = (80, 24)
+        self._clamped = False  # a too large window was logged
         self._client_env: Mapping[str, str] = {}
         self.child: Child | None = None
         # True while the child's descriptors are open. Once closed, their numbers may be reused
@@ -82,7 +83,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:
         self._term_type = term_type
-        self._size = usable_size(term_size[0], term_size[1])
+        self._size = self._window(term_size[0], term_size[1])
         return True
 
     def shell_requested(self) -> bool:
@@ -119,10 +120,19 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._flush_input()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self._size = usable_size(width, height)
+        self._size = self._window(width, height)
         if self._live and self.child is not None:
             with contextlib.suppress(OSError):
                 set_window_size(self.child.master_fd, width, height, pixwidth, pixheight)
+
+    def _window(self, width: int, height: int) -> tuple[int, int]:
+        """The size the client gets; a clamped one is logged, once per session."""
+        size = usable_size(width, height)
+        if size != (width, height) and width > 0 and height > 0 and not self._clamped:
+            self._clamped = True
+            log.info("%s: a %dx%d window is served as %dx%d", self._address, width, height,
+                     *size)
+        return size
 
     def eof_received(self) -> bool:
         return True  # keep the channel half-open; the game ends when the client exits

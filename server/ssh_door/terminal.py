@@ -9,19 +9,27 @@ import struct
 import termios
 
 DEFAULT_SIZE = (80, 24)
+#: The largest window a client is given (columns, rows). No screen shows more, and a client
+#: asked to draw 10,000 x 10,000 cells ran into its memory limit.
+MAX_SIZE = (500, 250)
 
 
 def usable_size(width: int, height: int) -> tuple[int, int]:
-    """Some clients report 0x0 (or nothing sensible): fall back to 80x24."""
-    return (width, height) if width > 0 and height > 0 else DEFAULT_SIZE
+    """Some clients report 0x0 (or nothing sensible): fall back to 80x24. A window past
+    MAX_SIZE is clamped to it."""
+    if width <= 0 or height <= 0:
+        return DEFAULT_SIZE
+    return min(width, MAX_SIZE[0]), min(height, MAX_SIZE[1])
 
 
 def set_window_size(
     fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0
 ) -> None:
-    """Set the pty's size; the kernel then sends SIGWINCH to the foreground process group."""
+    """Set the pty's size (as `usable_size` makes it); the kernel then sends SIGWINCH to the
+    foreground process group."""
     cols, rows = usable_size(width, height)
-    if (cols, rows) != (width, height):
+    if (cols, rows) != (width, height) or not (0 <= pixwidth <= 0xFFFF
+                                               and 0 <= pixheight <= 0xFFFF):
         pixwidth = pixheight = 0
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, pixwidth, pixheight))
 

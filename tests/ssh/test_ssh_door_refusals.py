@@ -1,15 +1,19 @@
 """Everything but the game is refused: commands, sftp, forwarding, sessions without a terminal,
-sessions beyond the caps, and connections that never log in."""
+sessions beyond the caps, connections that never log in, and windows no screen has."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 import subprocess
 import time
 
+import asyncssh
 from door_harness import WAIT, Ssh, Tmux, wait_until
 
 from server.ssh_door.config import AuthMode
+from server.ssh_door.terminal import MAX_SIZE
 
 
 def test_exec_sftp_and_no_terminal_are_refused(start, ssh: Ssh, tmp_path, door_log) -> None:
@@ -101,3 +105,37 @@ def test_a_login_without_a_session_is_closed(start, ssh: Ssh) -> None:
     door = start(auth=AuthMode.GUEST, login_timeout=1)
     result = ssh.run(door.port, "-N")  # logs in, then asks for nothing: would idle forever
     assert result.returncode == 255
+
+
+def child_window(pid: int) -> tuple[int, int]:
+    """The window size of a client process's terminal (its stdin, the pty's other end)."""
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NOCTTY)
+    try:
+        size = os.get_terminal_size(fd)
+        return size.columns, size.lines
+    finally:
+        os.close(fd)
+
+
+async def test_a_huge_window_is_clamped_and_the_session_goes_on(start, door_log) -> None:
+    """Attack: ask for a 70,000-column terminal, then resize to 10,000 x 10,000 (the pty's
+    size is a 16-bit field; a client drawing 10^8 cells runs out of memory). Guards
+    `usable_size`: the client gets at most MAX_SIZE, the door says so, and nothing fails."""
+    door = start(auth=AuthMode.GUEST)
+    async with asyncssh.connect("127.0.0.1", door.port, username="mallory", known_hosts=None,
+                                client_keys=None, agent_path=None) as conn:
+        chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm",
+                                            term_size=(70_000, 24))
+        pid = await asyncio.to_thread(
+            wait_until, lambda: door.children()[0][0] if door.children() else None,
+            "the client process")
+        width, height = MAX_SIZE
+        await asyncio.to_thread(wait_until, lambda: child_window(pid) == (width, 24),
+                                "the first window")
+        chan.change_terminal_size(10_000, 10_000, 99_999, 99_999)
+        await asyncio.to_thread(wait_until, lambda: child_window(pid) == (width, height),
+                                "the resized window")
+        assert door.active() == 1
+        chan.close()
+    assert f"a 70000x24 window is served as {width}x24" in door_log.text()
+    assert "Traceback" not in door_log.text()

@@ -67,7 +67,9 @@ def test_zero_size_falls_back_to_80x24() -> None:
     assert usable_size(132, 43) == (132, 43)
 
 
-@pytest.mark.parametrize(("asked", "got"), [((0, 0), (80, 24)), ((120, 40), (120, 40))])
+@pytest.mark.parametrize(("asked", "got"), [((0, 0), (80, 24)), ((120, 40), (120, 40)),
+                                            ((70_000, 24), (500, 24)),
+                                            ((10_000, 10_000), (500, 250))])
 def test_window_size_reaches_the_pty(asked: tuple[int, int], got: tuple[int, int]) -> None:
     master, slave = os.openpty()
     try:
