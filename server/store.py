@@ -9,6 +9,8 @@ requests costs one fsync. The host publishes nothing about a write before that c
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 from pathlib import Path
 
@@ -33,6 +35,7 @@ CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BLOB NOT NULL, ctr
 _SAVE_ROOM = ("INSERT INTO rooms VALUES (?, ?) "
               "ON CONFLICT(id) DO UPDATE SET record = excluded.record")
 
+log = logging.getLogger("bang.store")
 _enc = msgspec.msgpack.Encoder()
 # Lenient: version 1 stored `turn_timeout` as a float.
 _record_dec = msgspec.msgpack.Decoder(RoomRecord, strict=False)
@@ -43,10 +46,24 @@ class ReplayError(Exception):
     """A stored game does not replay: the engine changed, or the file is damaged."""
 
 
+def _private_file(path: Path) -> None:
+    """The data file holds the host's private keys and every game: a new directory for it is
+    made 0700 and a new file 0600 (SQLite gives its -wal and -shm files the file's mode). An
+    existing file that others may read is left as it is, with a warning saying how to fix it."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    mode = path.stat().st_mode & 0o777
+    if mode & 0o077:
+        log.warning("%s holds the host's private keys and other users of this machine may "
+                    "read it (mode %o): run `chmod 600 %s`", path, mode, path)
+
+
 class Store:
     def __init__(self, path: Path | str) -> None:
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _private_file(Path(path))
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")

@@ -21,11 +21,15 @@ def default_config_dir() -> Path:
 
 
 def load_or_create_key(config_dir: Path) -> crypto.ClientKey:
+    """The key in `config_dir`, made on first use. It is the player's credential: the file is
+    0600 (made so again if someone loosened it) and a new config directory 0700."""
     path = config_dir / IDENTITY_FILE
     if path.exists():
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
         return crypto.ClientKey.from_bytes(path.read_bytes())
     key = crypto.ClientKey.generate()
-    config_dir.mkdir(parents=True, exist_ok=True)
+    config_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as handle:
         handle.write(key.to_bytes())
