@@ -1,4 +1,5 @@
-"""Session caps: a total, and per client address so one machine cannot take every seat."""
+"""Caps on sessions (and on connections): a total, and per client address so one machine cannot
+take every seat."""
 
 from __future__ import annotations
 

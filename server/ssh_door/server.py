@@ -19,6 +19,8 @@ from server.ssh_door.session import DoorSession
 log = logging.getLogger(__name__)
 
 _SHUTDOWN_GRACE = 10.0  # seconds for the clients to go when the server stops
+#: Connections allowed beyond twice the session caps (in all, and per address).
+CONNECTION_SLACK = 2
 
 
 class DoorStartError(Exception):
@@ -33,29 +35,49 @@ class DoorConnection(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._address = "?"
         self._key: asyncssh.SSHKey | None = None
-        self._sessions_opened = 0
+        self._channels: list[DoorSession] = []
         self._session_timer: asyncio.TimerHandle | None = None
+        self._counted = False  # holds a place in the door's connection caps
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._address = str(peer[0]) if peer else "?"
+        refusal = self._door.connections.try_acquire(self._address)
+        if refusal:
+            log.info("%s: connection refused, too many open (%d in all)", self._address,
+                     self._door.connections.active)
+            conn.abort()
+            return
+        self._counted = True
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._session_timer is not None:
             self._session_timer.cancel()
+        if self._counted:
+            self._counted = False
+            self._door.connections.release(self._address)
 
     def auth_completed(self) -> None:
-        # asyncssh's login timeout ends at authentication; a connection that then opens no
-        # session (`ssh -N`) would hold a socket forever, so it gets the same time again.
+        # asyncssh's login timeout ends at authentication. A connection that then runs no game
+        # (`ssh -N`, a refused exec or subsystem, a session without a terminal, a game that
+        # ended) would hold a socket forever: it is closed once it has had none for as long.
+        self._arm_session_timer()
+
+    def _arm_session_timer(self) -> None:
         self._session_timer = asyncio.get_running_loop().call_later(
             self._door.config.login_timeout, self._close_if_sessionless
         )
 
     def _close_if_sessionless(self) -> None:
-        if self._sessions_opened == 0 and self._conn is not None:
-            log.info("%s: no session opened after login; closing", self._address)
-            self._conn.close()
+        if self._conn is None:
+            return
+        if any(channel.live for channel in self._channels):
+            self._arm_session_timer()
+            return
+        log.info("%s: no game session for %.0f s after login; closing", self._address,
+                 self._door.config.login_timeout)
+        self._conn.close()
 
     def begin_auth(self, username: str) -> bool:
         self._key = None
@@ -84,12 +106,13 @@ class DoorConnection(asyncssh.SSHServer):
 
     def session_requested(self) -> DoorSession:
         assert self._conn is not None
-        self._sessions_opened += 1
         user = self._conn.get_extra_info("username") or ""
         identity = Identity.from_key(user, self._key) if self._key else Identity.guest(user)
-        return DoorSession(
+        channel = DoorSession(
             self._door.config, self._door.caps, self._door.sessions, self._address, identity
         )
+        self._channels = [c for c in self._channels if not c.closed.is_set()] + [channel]
+        return channel
 
     # Forwarding of any kind is refused (asyncssh refuses by default; this says why).
     def connection_requested(self, *args: object) -> bool:
@@ -113,6 +136,9 @@ class DoorServer:
     def __init__(self, config: DoorConfig) -> None:
         self.config = config
         self.caps = SessionCaps(config.max_sessions, config.max_per_ip)
+        # Open connections, logged in or not: room for every session plus as many logging in.
+        self.connections = SessionCaps(2 * config.max_sessions + CONNECTION_SLACK,
+                                       2 * config.max_per_ip + CONNECTION_SLACK)
         self.sessions: set[DoorSession] = set()
         self.host_key = load_or_create_host_key(config.host_key_file)
         self._acceptor: asyncssh.SSHAcceptor | None = None

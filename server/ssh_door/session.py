@@ -152,6 +152,11 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     # --- the session ---------------------------------------------------------------------------
 
+    @property
+    def live(self) -> bool:
+        """A game runs on this channel (a refused request never starts one)."""
+        return self._task is not None and not self.closed.is_set()
+
     async def finished(self) -> None:
         """Until the client and everything it started are gone and the channel is closed."""
         if self._task is not None:

@@ -91,6 +91,13 @@ class RunningDoor:
         """(pid, player name, key fingerprint) of every running client process."""
         return self.call(self._children())
 
+    async def _connections(self) -> int:
+        return self.server.connections.active
+
+    def connections(self) -> int:
+        """Connections open, logged in or not."""
+        return self.call(self._connections())
+
     async def _active(self) -> int:
         return self.server.caps.active
 

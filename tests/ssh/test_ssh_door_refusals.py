@@ -4,12 +4,14 @@ sessions beyond the caps, connections that never log in, and windows no screen h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
 import time
 
 import asyncssh
+import pytest
 from door_harness import WAIT, Ssh, Tmux, wait_until
 
 from server.ssh_door.config import AuthMode
@@ -105,6 +107,48 @@ def test_a_login_without_a_session_is_closed(start, ssh: Ssh) -> None:
     door = start(auth=AuthMode.GUEST, login_timeout=1)
     result = ssh.run(door.port, "-N")  # logs in, then asks for nothing: would idle forever
     assert result.returncode == 255
+
+
+@pytest.mark.parametrize("ask", ["exec", "subsystem", "no terminal"])
+async def test_a_connection_whose_session_was_refused_is_closed(start, ask: str) -> None:
+    """Attack: log in, get a session refused (an exec, a subsystem, no pty), keep the
+    connection. Guards the door's session timer: a connection with no game running is closed
+    after the login timeout, whatever it asked for before."""
+    door = start(auth=AuthMode.GUEST, login_timeout=1)
+    async with asyncssh.connect("127.0.0.1", door.port, username="mallory", known_hosts=None,
+                                client_keys=None, agent_path=None) as conn:
+        with contextlib.suppress(asyncssh.Error):
+            if ask == "exec":
+                await conn.run("id", check=True)
+            elif ask == "subsystem":
+                await conn.create_session(asyncssh.SSHClientSession, subsystem="sftp")
+            else:  # a shell without a terminal: refused with a message
+                await conn.run(check=True)
+        await asyncio.wait_for(conn.wait_closed(), WAIT)
+    assert door.active() == 0
+
+
+def test_connections_beyond_the_caps_are_refused(start) -> None:
+    """Attack: hold many connections open without logging in. Guards the connection caps:
+    twice the session caps plus two, per address and in all; a freed place can be taken."""
+    door = start(auth=AuthMode.GUEST, max_sessions=1, max_per_ip=1)
+    allowed = 2 * 1 + 2
+    held = [socket.create_connection(("127.0.0.1", door.port), timeout=WAIT)
+            for _ in range(allowed)]
+    try:
+        for conn in held:
+            assert conn.recv(256).startswith(b"SSH-2.0-")
+        with socket.create_connection(("127.0.0.1", door.port), timeout=WAIT) as extra, \
+                contextlib.suppress(ConnectionResetError):
+            while extra.recv(256):  # the door hangs up at once
+                pass
+        held.pop().close()
+        with socket.create_connection(("127.0.0.1", door.port), timeout=WAIT) as again:
+            wait_until(lambda: door.connections() == allowed, "the freed place taken")
+            assert again.recv(256).startswith(b"SSH-2.0-")
+    finally:
+        for conn in held:
+            conn.close()
 
 
 def child_window(pid: int) -> tuple[int, int]:
