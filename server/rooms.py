@@ -14,7 +14,7 @@ from msgspec import Struct
 
 from shared.engine import start_game
 from shared.model import Event, GameState
-from shared.protocol import RoomInfo, RoomOptions, SeatInfo
+from shared.protocol import KEY_ID, RoomInfo, RoomOptions, SeatInfo
 from shared.setup import Setup
 
 
@@ -94,7 +94,8 @@ class Room:
         rec = self.record
         seats = [
             SeatInfo(seat=i, kind=s.kind, name=s.name, ready=s.ready,  # type: ignore[arg-type]
-                     online=s.kind == "bot" or (s.cid in self.online))
+                     online=s.kind == "bot" or (s.cid in self.online),
+                     key=s.cid[:KEY_ID] if s.kind == "human" and s.cid else "")
             for i, s in enumerate(rec.seats)
         ]
         winner = self.state.winner if self.state is not None else None

@@ -35,6 +35,7 @@ ROOT = f"bang/v{VERSION}"
 MAX_BYTES = 64 * 1024
 MIN_SEATS, MAX_SEATS = 3, 7
 NAME_MAX = 24
+KEY_ID = 8  # characters of a client id shown beside a player's name
 MAX_SEATS_HELD = 20  # seats one key may hold in rooms not finished
 POOLS = ("all", "base")
 MAX_TIMEOUT = 3600
@@ -263,11 +264,15 @@ ClientMessage = (
 
 
 class SeatInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`key`: a human seat's key id (KEY_ID characters of its client id), so that players can
+    tell two people of the same name apart; "" for bots and empty seats."""
+
     seat: int
     kind: Literal["empty", "human", "bot"] = "empty"
     name: str = ""
     ready: bool = False
     online: bool = False
+    key: str = ""
 
 
 class RoomInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
