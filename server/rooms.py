@@ -113,7 +113,7 @@ class Room:
         if self.status != "waiting":
             raise RoomError("started", "the game has started: you can watch it")
         seats = self.record.seats
-        if any(s.kind == "human" and s.name == name for s in seats):
+        if any(s.kind == "human" and s.name.casefold() == name.casefold() for s in seats):
             raise RoomError("name_taken", f"the name {name!r} is taken in this room")
         if seat is None:
             free = [i for i, s in enumerate(seats) if s.kind == "empty"]

@@ -27,6 +27,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
+from shared import names
 from shared.model import Action, Event
 from shared.views import PendingView, TableView
 
@@ -34,7 +35,7 @@ VERSION = 2
 ROOT = f"bang/v{VERSION}"
 MAX_BYTES = 64 * 1024
 MIN_SEATS, MAX_SEATS = 3, 7
-NAME_MAX = 24
+NAME_MAX = names.NAME_MAX
 KEY_ID = 8  # characters of a client id shown beside a player's name
 MAX_SEATS_HELD = 20  # seats one key may hold in rooms not finished
 POOLS = ("all", "base")
@@ -560,9 +561,8 @@ def check_client_message(message: ClientMessage) -> None:
     room = getattr(message, "room", None)
     if room is not None and not valid_room_id(room):
         raise ProtocolError("invalid", f"room id {room!r} is not 1-16 of [0-9a-z]")
-    name = getattr(message, "name", None)
-    if name is not None:
-        check_name(name)
+    if isinstance(message, Join | CreateRoom):  # names as they will be shown (NFKC)
+        message.name = check_name(message.name, person=isinstance(message, Join))
     if isinstance(message, CreateRoom):
         opts = message.options
         if not MIN_SEATS <= opts.seats <= MAX_SEATS:
@@ -580,9 +580,12 @@ def check_client_message(message: ClientMessage) -> None:
             raise ProtocolError("invalid", f"{field} must be 0-{MAX_INT}")
 
 
-def check_name(name: str) -> None:
-    if not name.strip() or len(name) > NAME_MAX or not name.isprintable():
-        raise ProtocolError("invalid", f"a name is 1-{NAME_MAX} printable characters")
+def check_name(name: str, *, person: bool = True) -> str:
+    """The name normalized (see `shared.names`); ProtocolError `invalid` saying why not."""
+    try:
+        return names.normalize(name, person=person)
+    except names.BadName as exc:
+        raise ProtocolError("invalid", str(exc)) from None
 
 
 # --- broker addresses ------------------------------------------------------------------------
