@@ -9,6 +9,15 @@ import msgspec
 from client import door_mode
 from client.i18n import LANGUAGES
 from client.settings import Settings, default_name, load_settings, save_settings
+from shared import names
+
+
+def player_name(text: str) -> str:
+    """`--name`: the name as the table will show it (see shared.names), or a clear error."""
+    try:
+        return names.normalize(text)
+    except names.BadName as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
 
 
 def add_display_flags(parser: argparse.ArgumentParser) -> None:

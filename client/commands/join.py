@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from client.commands.common import add_display_flags, settings_for
+from client.commands.common import add_display_flags, player_name, settings_for
 
 EXAMPLES = """examples:
   bang join                                   the lobby of the host on this machine
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_connection_flags(parser)
-    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--name", type=player_name, help="your name at the table")
     add_display_flags(parser)
     parser.set_defaults(func=run)
 

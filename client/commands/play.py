@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from client.commands.common import add_display_flags, settings_for
+from client.commands.common import add_display_flags, player_name, settings_for
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", type=int, default=5,
                         choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), metavar="N",
                         help=f"players at the table, bots included ({MIN_PLAYERS}-{MAX_PLAYERS})")
-    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--name", type=player_name, help="your name at the table")
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="characters: all 26 or the 16 of the base game")
     parser.add_argument("--timeout", type=int, default=0,

@@ -107,3 +107,13 @@ def test_join_refuses_a_malformed_fingerprint(fingerprint, capsys):
 def test_bad_host_flags_get_one_line(capsys):
     assert main(["host", "--keep-days", "-1"]) == 2
     assert "--keep-days" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["play", "join"])
+@pytest.mark.parametrize(("name", "why"), [("\u0430lice", "one alphabet"),
+                                           ("zero\u200bwidth", "U+200B"), ("a" * 25, "1-24")])
+def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--name", name])
+    assert exit_info.value.code == 2
+    assert why in capsys.readouterr().err
