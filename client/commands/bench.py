@@ -97,7 +97,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--broker", metavar="URL",
                        help="an existing broker (e.g. Mosquitto); default: embedded amqtt")
     relay.add_argument("--tables", type=int, default=4,
-                       help="concurrent tables of 4 networked bots (default 4)")
+                       help="concurrent tables of networked bots (default 4)")
     relay.add_argument("--seconds", type=float, default=10.0,
                        help="how long the tables play (default 10)")
     relay.add_argument("--rate", type=float, metavar="R",
