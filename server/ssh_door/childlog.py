@@ -12,13 +12,42 @@ LIMIT = 256 * 1024  # bytes kept per session: a client cannot flood the server's
 _READ_SIZE = 65536
 
 
+class LogBudget:
+    """Bytes of client log lines the whole door may still write. The per-session cap alone
+    leaves the total open: every crash adds about 30 lines, and players may crash or reconnect
+    as often as they like, so a door running for weeks could fill the disk."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.left = total
+        self.closed = False
+
+    def spend(self, size: int) -> bool:
+        """May a line of `size` bytes be written? Once one does not fit, none is any more, and
+        the server's log says so in one line."""
+        if not self.closed and size <= self.left:
+            self.left -= size
+            return True
+        if not self.closed:
+            self.closed = True
+            log.warning("client log lines have reached the cap for the whole door (%s): from "
+                        "now on the clients' log lines and crash reports are dropped, until the "
+                        "door restarts", _size(self.total))
+        return False
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 20):g} MiB" if count >= 1 << 20 else f"{count} bytes"
+
+
 class ChildLog:
-    def __init__(self, fd: int, label: str) -> None:
+    def __init__(self, fd: int, label: str, budget: LogBudget | None = None) -> None:
         self.fd = fd  # non-blocking read end
         self.label = label
         self.at_end = False
         self._buffer = bytearray()
         self._kept = 0
+        self._budget = budget
 
     def read(self) -> bool:
         """Take in what the pipe holds; False when nothing more can be read for now."""
@@ -43,5 +72,5 @@ class ChildLog:
         return True
 
     def _emit(self, line: bytes) -> None:
-        if line.strip():
+        if line.strip() and (self._budget is None or self._budget.spend(len(line))):
             log.warning("%s client: %s", self.label, line.decode("utf-8", "replace").rstrip())

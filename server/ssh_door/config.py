@@ -71,6 +71,9 @@ class DoorConfig:
     login_timeout: float = 30.0
     keepalive_interval: float = 30.0
     limits: SessionLimits = field(default_factory=SessionLimits)
+    #: Bytes of client log lines (crash reports) kept in all while the door runs; each session
+    #: is also capped at `childlog.LIMIT`.
+    client_log_total: int = 32 << 20
     #: Builds the client's argument list; tests swap in a small Textual app of their own.
     child_command: Callable[[ChildRequest], list[str]] = join_command
 

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 from collections.abc import Callable
 
 import asyncssh
 
 from server.ssh_door.caps import SessionCaps
+from server.ssh_door.childlog import LogBudget
 from server.ssh_door.config import AuthMode, DoorConfig
 from server.ssh_door.hostkey import fingerprint, load_or_create_host_key
 from server.ssh_door.identity import Identity
@@ -109,7 +111,8 @@ class DoorConnection(asyncssh.SSHServer):
         user = self._conn.get_extra_info("username") or ""
         identity = Identity.from_key(user, self._key) if self._key else Identity.guest(user)
         channel = DoorSession(
-            self._door.config, self._door.caps, self._door.sessions, self._address, identity
+            self._door.config, self._door.caps, self._door.sessions, self._address, identity,
+            self._door.client_logs,
         )
         self._channels = [c for c in self._channels if not c.closed.is_set()] + [channel]
         return channel
@@ -140,8 +143,9 @@ class DoorServer:
         self.connections = SessionCaps(2 * config.max_sessions + CONNECTION_SLACK,
                                        2 * config.max_per_ip + CONNECTION_SLACK)
         self.sessions: set[DoorSession] = set()
+        self.client_logs = LogBudget(config.client_log_total)
         self.host_key = load_or_create_host_key(config.host_key_file)
-        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._acceptors: list[asyncssh.SSHAcceptor] = []
 
     @property
     def fingerprint(self) -> str:
@@ -150,21 +154,27 @@ class DoorServer:
     @property
     def port(self) -> int:
         """The port actually bound (useful when the config asked for port 0)."""
-        assert self._acceptor is not None
-        return int(self._acceptor.sockets[0].getsockname()[1])
+        return int(self._acceptors[0].sockets[0].getsockname()[1])
 
-    async def start(self) -> None:
+    async def start(self, sockets: list[socket.socket] | None = None) -> None:
+        """Serve on `sockets` (bound earlier, by `bind_sockets`), or bind them now."""
+        if sockets is None:
+            sockets = bind_sockets(self.config.bind, self.config.port)
         try:
-            self._acceptor = await self._listen()
+            for sock in sockets:
+                self._acceptors.append(await self._listen(sock))
         except OSError as exc:
-            where = f"{self.config.bind or 'all interfaces'} port {self.config.port}"
+            for acceptor in self._acceptors:
+                acceptor.close()
+            for sock in sockets:
+                sock.close()
+            where = _where(self.config.bind, self.config.port)
             raise DoorStartError(f"cannot listen on {where}: {exc.strerror or exc}") from exc
 
-    async def _listen(self) -> asyncssh.SSHAcceptor:
+    async def _listen(self, sock: socket.socket) -> asyncssh.SSHAcceptor:
         return await asyncssh.create_server(
             lambda: DoorConnection(self),
-            self.config.bind,
-            self.config.port,
+            sock=sock,
             server_host_keys=[self.host_key],
             encoding=None,
             line_editor=False,
@@ -179,8 +189,8 @@ class DoorServer:
 
     async def close(self) -> None:
         """Stop accepting, tell every player, and end every client process."""
-        if self._acceptor is not None:
-            self._acceptor.close()
+        for acceptor in self._acceptors:
+            acceptor.close()
         sessions = list(self.sessions)
         for session in sessions:
             session.end("The game server is shutting down. Thanks for playing!")
@@ -191,13 +201,55 @@ class DoorServer:
             await asyncio.wait(waits, timeout=_SHUTDOWN_GRACE)
             for wait in waits:
                 wait.cancel()
-        if self._acceptor is not None:
-            await self._acceptor.wait_closed()
+        for acceptor in self._acceptors:
+            await acceptor.wait_closed()
 
 
-async def start_door(config: DoorConfig) -> DoorServer:
-    door = DoorServer(config)
-    await door.start()
+def _where(bind: str, port: int) -> str:
+    return f"{bind or 'all interfaces'} port {port}"
+
+
+def bind_sockets(bind: str, port: int) -> list[socket.socket]:
+    """The door's listening sockets, bound but not yet served. A separate step so that
+    `--user` can bind a port below 1024 as root, then drop root before the door reads its host
+    key. As asyncio's create_server would: every address of `bind` (all interfaces when empty),
+    SO_REUSEADDR, IPv6 sockets IPv6-only, and address families the machine lacks skipped."""
+    try:
+        infos = socket.getaddrinfo(bind or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise DoorStartError(f"cannot listen on {_where(bind, port)}: {exc.strerror}") from exc
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(infos):
+            try:
+                sock = socket.socket(family, kind, proto)
+            except OSError:
+                continue  # e.g. IPv6 switched off on this machine
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        raise DoorStartError(f"cannot listen on {_where(bind, port)}: "
+                             f"{exc.strerror or exc}") from exc
+    if not sockets:
+        raise DoorStartError(f"cannot listen on {_where(bind, port)}: no usable address")
+    return sockets
+
+
+async def start_door(config: DoorConfig, sockets: list[socket.socket] | None = None) -> DoorServer:
+    """Load the host key and serve on `sockets` (or on sockets bound now from the config)."""
+    try:
+        door = DoorServer(config)
+    except BaseException:
+        for sock in sockets or ():
+            sock.close()
+        raise
+    await door.start(sockets)
     return door
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import asyncssh
 
 from server.ssh_door.caps import SessionCaps
-from server.ssh_door.childlog import ChildLog
+from server.ssh_door.childlog import ChildLog, LogBudget
 from server.ssh_door.config import ChildRequest, DoorConfig
 from server.ssh_door.environment import build_env
 from server.ssh_door.identity import Identity, Profile
@@ -45,8 +45,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         sessions: set[DoorSession],
         address: str,
         identity: Identity,
+        log_budget: LogBudget,
     ) -> None:
         self._config = config
+        self._log_budget = log_budget  # shared by every session of the door
         self._caps = caps
         self._sessions = sessions
         self._address = address
@@ -217,7 +219,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         loop = asyncio.get_running_loop()
         loop.add_reader(child.master_fd, self._on_output)
         self._reading_output = True
-        self._child_log = ChildLog(child.log_fd, f"{self._address} [{self.identity.name}]")
+        self._child_log = ChildLog(child.log_fd, f"{self._address} [{self.identity.name}]",
+                                   self._log_budget)
         loop.add_reader(child.log_fd, self._on_child_log)
         self.child = child
         self._live = True

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from door_harness import LogRecords, RunningDoor, Ssh, Tmux, door_app_command
+from door_harness import (
+    WAIT,
+    LogRecords,
+    RunningDoor,
+    Served,
+    Ssh,
+    Tmux,
+    door_app_command,
+    free_port,
+    serve_argv,
+    wait_until,
+)
 
 from server.ssh_door import DoorConfig
 
@@ -74,3 +87,38 @@ def tmux() -> Iterator[Tmux]:
     yield server
     server.kill()
     shutil.rmtree(sock_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """`serve(*options, data=DIR, prefix=ARGV)` runs `bang ssh-serve` (after `prefix`, e.g.
+    setpriv) until it announces itself; every one started is stopped at the end of the test."""
+    started: list[Served] = []
+
+    def run(*options: str, data: Path | None = None, prefix: Sequence[str] = ()) -> Served:
+        port, mqtt_port = free_port(), free_port()
+        if "--broker" not in options:
+            options = ("--mqtt-port", str(mqtt_port), *options)
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+        output = tmp_path / "server.out"
+        with output.open("w") as sink:
+            process = subprocess.Popen(
+                [*prefix, *serve_argv(port, data or tmp_path / "door", *options)],
+                stdout=sink, stderr=subprocess.STDOUT, env=env,
+            )
+        served = Served(process, port, mqtt_port, output)
+        started.append(served)
+        wait_until(lambda: process.poll() is not None or "players connect with" in served.text(),
+                   "the door to announce itself")
+        assert process.poll() is None, served.text()
+        return served
+
+    yield run
+    for served in started:
+        if served.process.poll() is None:
+            served.process.terminate()  # the door ends its clients on the way out
+            try:
+                served.process.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                served.process.kill()
+                served.process.wait(WAIT)

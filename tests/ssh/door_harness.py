@@ -10,11 +10,13 @@ import asyncio
 import logging
 import os
 import shlex
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,6 +44,58 @@ def wait_until(check: Callable[[], T], what: str, timeout: float = WAIT) -> T:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         time.sleep(0.05)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def children_of(parent: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except (OSError, ValueError):
+            continue
+        if entry.isdigit() and int(stat.rpartition(")")[2].split()[1]) == parent:
+            found.append(int(entry))
+    return found
+
+
+def proc_status(pid: int) -> dict[str, str]:
+    """/proc/PID/status as a dict: "Uid" -> "0\t0\t0\t0", "NoNewPrivs" -> "1", ..."""
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {name: value.strip() for name, _, value in (line.partition(":") for line in lines)}
+
+
+@dataclass
+class Served:
+    """`bang ssh-serve` running in a subprocess, its output collected in a file."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    mqtt_port: int
+    output: Path
+
+    def text(self) -> str:
+        return self.output.read_text()
+
+
+def serve_argv(port: int, data: Path, *options: str) -> list[str]:
+    return [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
+            "--port", str(port), "--data", str(data), *options]
+
+
+def run_cli(tmp_path: Path, *options: str, data: Path | None = None,
+            **popen: Any) -> subprocess.CompletedProcess[str]:
+    """`bang ssh-serve` expected to stop by itself (a startup error): its exit status and
+    output. `popen` goes to subprocess.run (e.g. user= to start it as someone else)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+    argv = serve_argv(free_port(), data or tmp_path / "door", "--mqtt-port", str(free_port()),
+                      *options)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=WAIT, env=env, **popen)
 
 
 def process_exists(pid: int) -> bool:

@@ -142,3 +142,21 @@ def test_idle_session_is_closed(start, ssh: Ssh, tmux: Tmux) -> None:
     assert "Disconnected: no keystroke for 2 seconds." in screen
     assert {k: tmux.state("a")[k] for k in RESTORED} == RESTORED
     wait_until(lambda: door.active() == 0, "the slot to be released")
+
+
+def test_crash_reports_stop_at_the_door_wide_cap(start, ssh: Ssh, tmux: Tmux, door_log) -> None:
+    door = start(client_log_total=300)  # a crash report is longer: the first one reaches it
+    for name in ("one", "two"):
+        tmux.open(name, ssh.argv(door.port, name))
+        tmux.wait_for(name, f"name={name}")
+        tmux.send(name, "x")
+        tmux.wait_for(name, "SSH-EXIT=1")
+        # The door reads a client's log to its end before it logs that the session ended.
+        wait_until(lambda n=name: f"session for {n!r} ended" in door_log.text(),
+                   f"the end of {name}'s session")
+    lines = door_log.lines
+    (capped,) = [i for i, line in enumerate(lines) if "cap for the whole door" in line]
+    kept = [line.partition(" client: ")[2] for line in lines[:capped] if " client: " in line]
+    assert kept and sum(map(len, kept)) <= 300
+    assert not [line for line in lines[capped:] if " client: " in line]
+    assert "deliberate crash" not in door_log.text()

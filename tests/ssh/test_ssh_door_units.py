@@ -103,6 +103,25 @@ def test_child_log_lines_go_to_the_server_log(caplog, monkeypatch) -> None:
     assert 1 <= sum("flood" in line for line in lines) <= 2  # the rest of the flood was cut
 
 
+def test_client_logs_are_capped_in_total_across_sessions(caplog) -> None:
+    budget = childlog.LogBudget(100)
+    pipes = [os.pipe() for _ in range(2)]
+    logs = [childlog.ChildLog(read, f"s{i}", budget) for i, (read, _) in enumerate(pipes)]
+    with caplog.at_level(logging.WARNING, "server.ssh_door"):
+        for round_ in range(3):
+            for (_, write), child_log in zip(pipes, logs, strict=True):
+                os.write(write, f"{child_log.label} line {round_} ".encode() + b"x" * 20 + b"\n")
+                child_log.read()
+    for read, write in pipes:
+        os.close(read)
+        os.close(write)
+    lines = [r.getMessage() for r in caplog.records]
+    kept = [line for line in lines if " client: " in line]
+    assert kept == [f"s{i} client: s{i} line {r} " + "x" * 20 for r, i in ((0, 0), (0, 1), (1, 0))]
+    # One line says so when the cap is reached, and nothing from any client follows it.
+    assert lines[3:] == [lines[3]] and "cap for the whole door (100 bytes)" in lines[3]
+
+
 def test_environment_is_built_from_scratch(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("SECRET_OF_THE_SERVER", "x")
     sent_by_client = {

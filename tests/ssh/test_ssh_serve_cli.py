@@ -12,75 +12,19 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-from door_harness import WAIT, Ssh, Tmux, process_exists, wait_until
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def children_of(parent: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except (OSError, ValueError):
-            continue
-        if entry.isdigit() and int(stat.rpartition(")")[2].split()[1]) == parent:
-            found.append(int(entry))
-    return found
-
-
-@dataclass
-class Served:
-    process: subprocess.Popen[bytes]
-    port: int
-    mqtt_port: int
-    output: Path
-
-    def text(self) -> str:
-        return self.output.read_text()
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def run(*options: str) -> Served:
-        port, mqtt_port = free_port(), free_port()
-        if "--broker" not in options:
-            options = ("--mqtt-port", str(mqtt_port), *options)
-        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
-        output = tmp_path / "server.out"
-        with output.open("w") as sink:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
-                 "--port", str(port), "--data", str(tmp_path / "door"), *options],
-                stdout=sink, stderr=subprocess.STDOUT, env=env,
-            )
-        served = Served(process, port, mqtt_port, output)
-        started.append(served)
-        wait_until(lambda: process.poll() is not None or "players connect with" in served.text(),
-                   "the door to announce itself")
-        assert process.poll() is None, served.text()
-        return served
-
-    yield run
-    for served in started:
-        if served.process.poll() is None:
-            served.process.terminate()  # the door ends its clients on the way out
-            try:
-                served.process.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                served.process.kill()
-                served.process.wait(WAIT)
+import asyncssh
+from door_harness import (
+    WAIT,
+    Ssh,
+    Tmux,
+    children_of,
+    free_port,
+    process_exists,
+    run_cli,
+    wait_until,
+)
 
 
 def test_one_command_serves_the_lobby_over_ssh(serve, ssh: Ssh, tmux: Tmux) -> None:
@@ -154,15 +98,6 @@ def _listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def run_cli(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
-    return subprocess.run(
-        [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
-         "--mqtt-port", str(free_port()), "--data", str(tmp_path / "door"), *options],
-        capture_output=True, text=True, timeout=WAIT, env=env,
-    )
-
-
 def test_startup_problems_are_one_clear_line(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -174,7 +109,9 @@ def test_startup_problems_are_one_clear_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
     key = tmp_path / "door" / "ssh_host_ed25519_key"
-    key.chmod(0o640)  # created by the first attempt
+    key.parent.mkdir()
+    asyncssh.generate_private_key("ssh-ed25519").write_private_key(key)
+    key.chmod(0o640)
     result = run_cli(tmp_path, "--port", str(free_port()))
     assert result.returncode == 1
     assert "chmod 600" in result.stderr and "Traceback" not in result.stderr
