@@ -12,6 +12,8 @@ from pathlib import Path
 
 import asyncssh
 
+from shared import names
+
 MAX_NAME_LENGTH = 16
 FALLBACK_NAME = "guest"
 _NAME_PUNCTUATION = "-_."
@@ -20,11 +22,15 @@ _NAME_PUNCTUATION = "-_."
 def sanitize_name(user: str) -> str:
     """A safe display name from an SSH user name: letters, digits and `-_.` only (no control
     characters or escape sequences can reach anyone's screen), never starting with `-` (it would
-    read as an option), at most 16 characters; "guest" when nothing is left."""
+    read as an option), at most 16 characters, and a name the table accepts (shared.names: one
+    alphabet, nothing invisible); "guest" when nothing is left."""
     text = unicodedata.normalize("NFKC", user)
     kept = "".join(ch for ch in text if ch.isalnum() or ch in _NAME_PUNCTUATION)
     kept = kept.lstrip(_NAME_PUNCTUATION)[:MAX_NAME_LENGTH]
-    return kept or FALLBACK_NAME
+    try:
+        return names.normalize(kept)
+    except names.BadName:
+        return FALLBACK_NAME
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ from server.ssh_door.terminal import ModeTracker, set_window_size, usable_size
     ("a" * 40, "a" * 16),
     ("", "guest"),
     ("$();|&", "guest"),
+    ("\u0430lice", "guest"),  # a Cyrillic а among Latin letters: the table would refuse it
+    ("a\u115fb", "guest"),  # a letter that draws nothing
+    ("Иван", "Иван"),
 ])
 def test_sanitize_name(user: str, name: str) -> None:
     assert sanitize_name(user) == name
