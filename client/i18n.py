@@ -161,6 +161,7 @@ _UI: dict[str, dict[str, str]] = {
         "bot": "bot",
         "free": "free",
         "ready_mark": "ready",
+        "key_id": "key {id}",
         "side_sheriff": "the Sheriff and the Deputies",
         "side_outlaws": "the Outlaws",
         "side_renegade": "the Renegade",
@@ -175,7 +176,8 @@ _UI: dict[str, dict[str, str]] = {
         "key_help": "? or F1: this help · Ctrl+P: command palette",
         "key_theme": "t: light/dark theme",
         "key_quit": "Ctrl+Q: quit",
-        "key_seats": "Tab: move through the seats (a seat's ability shows below the table)",
+        "key_seats": "Tab: move through the seats (a seat's key id and ability show below the "
+                     "table)",
         "key_marks": "▶ whose turn · … deciding · ★ Sheriff · ● life · ✓ playable / in reach"
         " · ✗ out of reach",
         "cmd_end_turn": "End turn",
@@ -296,6 +298,7 @@ _UI: dict[str, dict[str, str]] = {
         "bot": "bot",
         "free": "libero",
         "ready_mark": "pronto",
+        "key_id": "chiave {id}",
         "side_sheriff": "lo Sceriffo e i Vice",
         "side_outlaws": "i Fuorilegge",
         "side_renegade": "il Rinnegato",
@@ -310,7 +313,8 @@ _UI: dict[str, dict[str, str]] = {
         "key_help": "? o F1: questo aiuto · Ctrl+P: comandi",
         "key_theme": "t: tema chiaro/scuro",
         "key_quit": "Ctrl+Q: esci",
-        "key_seats": "Tab: scorri i posti (l'abilità del personaggio appare sotto il tavolo)",
+        "key_seats": "Tab: scorri i posti (la chiave del giocatore e l'abilità del personaggio "
+                     "appaiono sotto il tavolo)",
         "key_marks": "▶ di turno · … sta decidendo · ★ Sceriffo · ● punti vita · ✓ giocabile / a"
         " portata · ✗ fuori portata",
         "cmd_end_turn": "Fine del turno",

@@ -72,7 +72,8 @@ class RemoteSession(Session):
         if view is None:
             return
         log = tuple(describe(e, view, self.seat) for e in update.events)
-        self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events)))
+        keys = tuple(s.key for s in update.info.seats)
+        self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events), keys))
 
     def _deadline_for(self, view: TableView) -> float | None:
         pending = view.pending

@@ -8,6 +8,7 @@ import re
 from textual.content import Content
 
 from client.i18n import I18n
+from client.plaintext import clean
 from shared.cards import CARDS, SUIT_SYMBOL, WEAPON_REACH
 from shared.model import Action
 from shared.views import PlayerView, TableView
@@ -37,7 +38,9 @@ RED_CARD = re.compile(r"(10|[2-9JQKA])[♥♦]")
 
 
 def red_suits(text: str) -> Content:
-    """`text` with every Hearts and Diamonds rank-and-suit in red (log lines, choices)."""
+    """`text` with every Hearts and Diamonds rank-and-suit in red (log lines, choices). Such
+    lines quote players' names, so the text is cleaned first."""
+    text = clean(text)
     content = Content(text)
     for match in RED_CARD.finditer(text):
         content = content.stylize(SUIT_STYLE, match.start(), match.end())
@@ -63,9 +66,10 @@ def blue_cards(player: PlayerView) -> list[int]:
 
 
 def player_name(view: TableView, seat: int | None) -> str:
+    """The name of `seat`, cleaned for display (see client.plaintext)."""
     if seat is None or not 0 <= seat < len(view.players):
         return "?"
-    return view.players[seat].name
+    return clean(view.players[seat].name)
 
 
 def describe_action(action: Action, view: TableView, i18n: I18n) -> str:

@@ -28,12 +28,14 @@ from shared.views import TableView, view
 @dataclass(frozen=True, slots=True)
 class ViewUpdate:
     """A new table view; `log` holds readable English lines for what happened since the last
-    one, `events` the same as data (redacted for this seat), for other languages."""
+    one, `events` the same as data (redacted for this seat), for other languages. `keys`: each
+    seat's key id from the host (`SeatInfo.key`), to tell players of the same name apart."""
 
     view: TableView
     log: tuple[str, ...] = ()
     deadline: float | None = None  # wall-clock time (time.time()) when the default applies
     events: tuple[Event, ...] = ()
+    keys: tuple[str, ...] = ()  # by seat; "" for a bot; none offline
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from client.i18n import I18n
 from client.localize import localize_bindings
+from client.plaintext import clean
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
@@ -40,7 +41,7 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
         with Vertical(id="create-room"):
             yield Label(t("create_room"), id="create-title")
             yield Label(t("name"))
-            yield Input(f"{self.player_name}'s table", id="room-name", max_length=40)
+            yield Input(clean(f"{self.player_name}'s table"), id="room-name", max_length=40)
             with Horizontal(classes="form-row"):
                 with Vertical():
                     yield Label(t("players"))

@@ -10,6 +10,7 @@ from textual.widgets import Button, DataTable, Static
 
 from client.i18n import I18n
 from client.localize import localize_bindings
+from client.plaintext import plain
 from shared.characters import CHARACTERS
 from shared.views import TableView
 
@@ -51,7 +52,7 @@ class GameOverScreen(ModalScreen[bool]):
             won = "★" if p.seat in self.view.winners else ""
             role = self.i18n.role(p.role) if p.role else "?"
             alive = f"{p.life}/{p.max_life}" if p.alive else t("dead")
-            table.add_row(won, p.name, CHARACTERS[p.character].name, role, alive)
+            table.add_row(won, plain(p.name), CHARACTERS[p.character].name, role, alive)
         self.query_one(Button).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

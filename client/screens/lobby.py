@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Static
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import LobbyUpdate, Remote, RemoteError, Status, TableUpdate
+from client.plaintext import clean, plain
 from client.remote_session import RemoteSession
 from client.screens.create_room import CreateRoomScreen, RoomForm
 from shared import protocol as p
@@ -57,7 +58,8 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         t = self.i18n.t
-        yield Static(f" {t('title')} · {t('lobby')} · {self.remote.broker}", id="lobby-title")
+        yield Static(plain(f" {t('title')} · {t('lobby')} · {self.remote.broker}"),
+                     id="lobby-title")
         yield Static(t("connecting"), id="lobby-status")
         with Vertical(id="lobby-body"):
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
@@ -104,7 +106,7 @@ class LobbyScreen(Screen[None]):
             elif isinstance(update, LobbyUpdate):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
-                self.notify(update.message, severity="error", markup=False)
+                self.notify(clean(update.message), severity="error", markup=False)
             elif isinstance(update, TableUpdate):
                 self._room_update(update)
                 if update.view is not None and self._wanted(update.room):
@@ -134,7 +136,7 @@ class LobbyScreen(Screen[None]):
             await self._watch(self._room_id(intent.watch))
 
     def _status(self, text: str) -> None:
-        self.query_one("#lobby-status", Static).update(Text(text))
+        self.query_one("#lobby-status", Static).update(plain(text))
 
     def _room_update(self, update: TableUpdate) -> None:
         self.rooms = [update.info if r.id == update.room else r for r in self.rooms]
@@ -159,7 +161,7 @@ class LobbyScreen(Screen[None]):
             pool = t("pool_all") if o.pool == "all" else t("pool_base")
             timeout = f"{o.turn_timeout:g}s" if o.turn_timeout else "∞"
             table.add_row(
-                Text(f"{room.name} [{room.id}]"), t(_STATUS.get(room.status, "waiting")),
+                plain(f"{room.name} [{room.id}]"), t(_STATUS.get(room.status, "waiting")),
                 f"{taken}/{len(room.seats)}", f"{pool} · {timeout}", key=room.id,
             )
         if self.rooms:
@@ -179,18 +181,25 @@ class LobbyScreen(Screen[None]):
         if room is None:
             detail.update(self.i18n.t("no_rooms"))
             return
+        seats = Text(" · ").join(self._seat_text(s) for s in room.seats)
+        detail.update(Text.assemble(f"{self.i18n.t('seats')}: ", seats))
+
+    def _seat_text(self, seat: p.SeatInfo) -> Text:
+        """'2. alice (key 1a2b3c4d, ready)'. The name is plain text; the key id, dimmed, tells
+        two players of the same name apart."""
         t = self.i18n.t
-        seats = []
-        for s in room.seats:
-            if s.kind == "empty":
-                seats.append(f"{s.seat + 1}. ({t('free')})")
-            else:
-                marks = [t("bot")] if s.kind == "bot" else []
-                if s.kind == "human" and s.ready:
-                    marks.append(t("ready_mark"))
-                seats.append(f"{s.seat + 1}. {s.name}" + (f" ({', '.join(marks)})" if marks
-                                                           else ""))
-        detail.update(Text(f"{t('seats')}: " + " · ".join(seats)))  # names are plain text
+        number = f"{seat.seat + 1}. "
+        if seat.kind == "empty":
+            return Text(f"{number}({t('free')})")
+        marks = [plain(t("key_id", id=seat.key), "dim")] if seat.key else []
+        if seat.kind == "bot":
+            marks.append(Text(t("bot")))
+        if seat.kind == "human" and seat.ready:
+            marks.append(Text(t("ready_mark")))
+        text = Text(number) + plain(seat.name)
+        if marks:
+            text += Text(" (") + Text(", ").join(marks) + Text(")")
+        return text
 
     def _room_id(self, wanted: str) -> str:
         """A room given by id or by name."""
@@ -205,7 +214,7 @@ class LobbyScreen(Screen[None]):
         try:
             return await request
         except (RemoteError, TimeoutError) as refusal:
-            self.notify(getattr(refusal, "message", str(refusal)), severity="error",
+            self.notify(clean(getattr(refusal, "message", str(refusal))), severity="error",
                         markup=False)
             return None
 

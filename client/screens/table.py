@@ -7,7 +7,6 @@ view's `options`. Out-of-turn decisions also pop up as a `PromptScreen`; game ov
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +20,7 @@ from client.describe_it import describe_it
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import RemoteError
+from client.plaintext import clean, plain
 from client.render import describe_action, describe_decision, player_name
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
@@ -69,6 +69,7 @@ class TableScreen(Screen[None]):
         self.i18n = i18n
         localize_bindings(self, i18n)
         self.view: TableView | None = None
+        self.keys: tuple[str, ...] = ()  # each seat's key id (ViewUpdate.keys)
         self.deadline: float | None = None
         self.selected: int | None = None
         self._prompted: int | None = None  # decision id of the prompt already popped up
@@ -132,7 +133,7 @@ class TableScreen(Screen[None]):
             self.status_bar.status = "disconnected"
             text = self.i18n.t("no_start", reason=str(problem) or type(problem).__name__)
             self._set_info(text)
-            self.notify(text, severity="error", timeout=30, markup=False)
+            self.notify(clean(text), severity="error", timeout=30, markup=False)
             return
         async for event in events:
             if isinstance(event, ViewUpdate):
@@ -142,30 +143,30 @@ class TableScreen(Screen[None]):
             elif isinstance(event, StatusChanged):
                 self.status_bar.status = event.status
                 if event.detail:
-                    self.notify(event.detail, markup=False)
+                    self.notify(clean(event.detail), markup=False)
 
     def _set_info(self, text: str) -> None:
         """The one-line info bar; a fixed height, so no layout pass."""
-        self.info.update(Text(text), layout=False)  # may quote the host or a player
+        self.info.update(plain(text), layout=False)  # may quote the host or a player
 
     def refused(self, reason: str) -> None:
         text = self.i18n.t("refused", reason=reason)
         self._set_info(text)
-        self.notify(text, severity="error", markup=False)
+        self.notify(clean(text), severity="error", markup=False)
 
     def show_update(self, update: ViewUpdate) -> None:
         view = update.view
         first = self.view is None or len(self.view.players) != len(view.players)
         if self.view is None or self.view.pending != view.pending:
             self.selected = None
-        self.view, self.deadline = view, update.deadline
+        self.view, self.deadline, self.keys = view, update.deadline, update.keys
         if first:
             self._mount_seats(view)
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
         for panel in self.query(SeatPanel):
-            panel.show(view)
+            panel.show(view, self._key(panel.seat))
         if self.i18n.lang == "it":
             lines = [describe_it(e, view, view.viewer) for e in update.events]
         else:
@@ -204,7 +205,11 @@ class TableScreen(Screen[None]):
         else:
             seats.mount_all(self._ring(panels, seated=view.viewer is not None))
         for panel in panels:
-            panel.show(view)
+            panel.show(view, self._key(panel.seat))
+
+    def _key(self, seat: int) -> str:
+        """`seat`'s key id; "" for a bot, and offline where there is no host."""
+        return self.keys[seat] if seat < len(self.keys) else ""
 
     def _ring(self, panels: list[SeatPanel], seated: bool) -> list[Widget]:
         """Grid cells in row order: the top row, then left seat, centre, right seat, then you."""

@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from client.i18n import I18n
+from client.plaintext import clean
 from client.render import card_content, describe_decision, player_name
 from shared.views import TableView
 
@@ -29,7 +30,7 @@ class TableCenter(Widget):
             Content.assemble(t("deck", deck=view.deck_count, discard=view.discard_count),
                              ": ", top),
             Content(""),
-            Content.styled(self.last, "italic"),
+            Content.styled(clean(self.last), "italic"),  # quotes players
         ]
         if view.pending is not None and view.winner is None:
             lines.append(Content.styled(

@@ -10,6 +10,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from client.i18n import I18n
+from client.plaintext import plain
 from client.render import red_suits
 from client.widgets.countdown import Countdown
 from shared.model import Action
@@ -40,7 +41,7 @@ class ChoicePanel(Vertical):
         self.actions: list[Action] = [action for action, _ in choices]
         self._shown = (ask, tuple(label for _, label in choices))
         # Kept, not queried: the table may update the panel before it has mounted.
-        self._ask = Static(ask, id="ask")
+        self._ask = Static(plain(ask), id="ask")  # may quote a player
         self._list = OptionList(*_numbered(self._shown[1]), id="choices")
         if choices:
             self._list.highlighted = 0
@@ -67,7 +68,7 @@ class ChoicePanel(Vertical):
         if self._shown == (ask, labels):
             return
         self._shown = (ask, labels)
-        self._ask.update(ask, layout=False)
+        self._ask.update(plain(ask), layout=False)
         self.actions = [action for action, _ in choices]
         options = self.option_list
         options.clear_options()

@@ -8,6 +8,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from client.i18n import I18n
+from client.plaintext import clean
 from client.render import COLT, blue_cards, card_content, life_bullets, weapon
 from shared.cards import CARDS
 from shared.characters import CHARACTERS
@@ -17,8 +18,9 @@ from shared.views import PlayerView, TableView
 
 class SeatPanel(Widget, can_focus=True):
     """Name, role when known, life as bullets, character, hand size, weapon and reach, blue
-    cards in play, distance from you and whether they are in reach. The character's ability
-    shows on hover (tooltip) and on focus (`Focused` message, shown on the info line)."""
+    cards in play, distance from you and whether they are in reach. The player's key id (two
+    players may share a name) and the character's ability show on hover (tooltip) and on
+    focus (`Focused` message, shown on the info line)."""
 
     class Chosen(Message):
         """The seat was clicked: the screen uses it as a target when one is being chosen."""
@@ -38,21 +40,22 @@ class SeatPanel(Widget, can_focus=True):
         self.i18n = i18n
         self.player: PlayerView | None = None
         self.view: TableView | None = None
+        self.key = ""  # the human player's key id from the host; "" for bots and offline
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: TableView, key: str = "") -> None:
         player = view.players[self.seat]
-        if player == self.player and self.view is not None and self._flags(view) == self._flags(
-            self.view
-        ):
+        if player == self.player and key == self.key and self.view is not None \
+                and self._flags(view) == self._flags(self.view):
             return
         self.player = player
         self.view = view
+        self.key = key
         self.set_class(view.turn == self.seat and view.winner is None, "-turn")
         self.set_class(view.viewer == self.seat, "-me")
         self.set_class(not player.alive, "-dead")
         pending = view.pending
         self.set_class(pending is not None and pending.seat == self.seat, "-deciding")
-        self.tooltip = self._ability()
+        self.tooltip = self._details()
         self.refresh()
 
     def _flags(self, view: TableView) -> tuple[object, ...]:
@@ -64,9 +67,24 @@ class SeatPanel(Widget, can_focus=True):
         character = CHARACTERS[self.player.character]
         return f"{character.name}: {self.i18n.ability(character.key)}"
 
+    def _key_id(self) -> str:
+        """'key 1a2b3c4d', or "" when the host gave none."""
+        return self.i18n.t("key_id", id=clean(self.key)) if self.key else ""
+
+    def _details(self) -> Content:
+        """The tooltip: the name with the key id, then the ability."""
+        assert self.player is not None
+        name = Content.styled(clean(self.player.name), "bold")
+        key = self._key_id()
+        if key:
+            name += Content.styled(f" · {key}", "dim")
+        return Content.assemble(name, "\n", self._ability())
+
     def on_focus(self) -> None:
-        if self.player is not None:
-            self.post_message(self.Focused(self._ability()))
+        if self.player is not None:  # the key first: the ability may not fit on the line
+            key = self._key_id()
+            self.post_message(self.Focused(f"{key} · {self._ability()}" if key
+                                           else self._ability()))
 
     def on_click(self, event: Click) -> None:
         self.post_message(self.Chosen(self.seat))
@@ -83,7 +101,7 @@ class SeatPanel(Widget, can_focus=True):
         role = ""
         if p.role is not None:
             role = ("★ " if p.role == SHERIFF else "") + self.i18n.role(p.role)
-        name = p.name + (f" ({t('you')})" if view.viewer == self.seat else "")
+        name = clean(p.name) + (f" ({t('you')})" if view.viewer == self.seat else "")
         who = Content.assemble((marker, "bold $text-warning"), (name, "bold"), " ",
                                (role, "italic"))
         life = Content.styled(life_bullets(p), "$text-error" if p.alive else "dim")

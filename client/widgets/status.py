@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from client.i18n import I18n
+from client.plaintext import clean
 from client.render import card_content, player_name
 from shared.views import TableView
 
@@ -36,7 +37,7 @@ class StatusBar(Widget):
         t = self.i18n.t
         parts: list[str | tuple[str, str] | Content] = [
             (f" {t('title')} ", "bold reverse"),
-            f" {self.room} ",
+            f" {clean(self.room)} ",
             ("● " + t(self.status), _STATUS_STYLE.get(self.status, "")),
         ]
         if self.spectator:

@@ -16,7 +16,9 @@ from client.app import BangApp
 from client.embedded import EmbeddedServer
 from client.net import Remote, TableUpdate
 from client.screens.lobby import LobbyIntent, LobbyScreen
+from client.screens.prompt import PromptScreen
 from client.screens.table import TableScreen
+from client.widgets.choices import ChoicePanel
 from shared.model import Action
 from shared.views import TableView
 
@@ -79,6 +81,24 @@ async def until(pilot: Pilot, condition: Callable[[], object], timeout: float = 
 
 def table_of(app: BangApp) -> TableScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
+def prompt_actions(app) -> list[Action]:  # noqa: ANN001
+    """The choices of the pop-up prompt on screen (none until it is composed)."""
+    if not isinstance(app.screen, PromptScreen):
+        return []
+    panels = app.screen.query(ChoicePanel)
+    return panels.first().actions if panels else []
+
+
+async def answer(pilot, app, kind: str) -> Action:  # noqa: ANN001
+    """Wait for a pop-up prompt offering `kind` and choose it with its number key."""
+    await until(pilot, lambda: any(a.kind == kind for a in prompt_actions(app)),
+                what=f"a prompt offering {kind}")
+    actions = prompt_actions(app)
+    index = next(i for i, a in enumerate(actions) if a.kind == kind)
+    await pilot.press(str(index + 1))
+    return actions[index]
 
 
 class Player:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_helpers import Player, free_port, lobby_app, table_of, until
+from client_helpers import Player, answer, free_port, lobby_app, prompt_actions, table_of, until
 from textual.widgets import DataTable
 
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyIntent, LobbyScreen
-from client.screens.prompt import PromptScreen
 from client.widgets.choices import ChoicePanel
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
@@ -53,24 +52,6 @@ async def seat_ann_with(player: Player, pilot, app, seats: int = 4,  # noqa: ANN
     await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None,
                 what="the table")
     return room.id
-
-
-def prompt_actions(app) -> list[Action]:  # noqa: ANN001
-    """The choices of the pop-up prompt on screen (none until it is composed)."""
-    if not isinstance(app.screen, PromptScreen):
-        return []
-    panels = app.screen.query(ChoicePanel)
-    return panels.first().actions if panels else []
-
-
-async def answer(pilot, app, kind: str) -> Action:  # noqa: ANN001
-    """Wait for a pop-up prompt offering `kind` and choose it with its number key."""
-    await until(pilot, lambda: any(a.kind == kind for a in prompt_actions(app)),
-                what=f"a prompt offering {kind}")
-    actions = prompt_actions(app)
-    index = next(i for i, a in enumerate(actions) if a.kind == kind)
-    await pilot.press(str(index + 1))
-    return actions[index]
 
 
 async def test_a_name_that_looks_like_markup_is_shown_as_it_is(host, config_dir: Path,

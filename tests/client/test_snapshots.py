@@ -17,6 +17,7 @@ from client.app import BangApp
 from client.net import Remote
 from client.screens.prompt import PromptScreen
 from client.session import LocalSession, LocalTable
+from shared.crypto import ClientKey
 from shared.setup import Scenario, SeatRig, Setup
 
 NAMES = ["Rosa", "Carlo", "Gina", "Tex", "Lupo", "Nina", "Bill"]
@@ -102,7 +103,9 @@ def fixed_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
 
 def test_lobby(snap_compare, fixed_host, tmp_path: Path) -> None:  # noqa: ANN001
     async def create_rooms() -> Remote:
-        remote = Remote(fixed_host.url, config_dir=tmp_path / "bob")
+        # A fixed key: the lobby shows Bob's key id beside his name.
+        remote = Remote(fixed_host.url, config_dir=tmp_path / "bob",
+                        key=ClientKey.from_bytes(bytes(range(32))))
         await remote.__aenter__()
         await remote.wait_connected()
         room = await remote.create_room("Saloon", seats=5, turn_timeout=60)
