@@ -35,6 +35,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from client.plaintext import clean  # names in a record file must not reach the terminal raw
+
     try:
         data = args.file.read_bytes()
     except OSError as error:
@@ -47,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
         names = record.setup.names or [f"Player {i + 1}" for i in range(record.setup.players)]
         state = replay(record, on_event=lambda _, event: lines.append(describe(event, names)))
     except RecordError as error:
-        print("\n".join(lines))
+        print("\n".join(clean(line) for line in lines))
         print(f"bang replay: {args.file}: {error}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(msgspec.to_builtins(state), ensure_ascii=False, indent=1))
     else:
-        print("\n".join(lines))
+        print("\n".join(clean(line) for line in lines))
     return 0

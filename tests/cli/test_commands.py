@@ -66,6 +66,17 @@ def test_replay_prints_a_readable_log(tmp_path, capsys):
     assert "Bob loses 1 life (by Ann)" in out
 
 
+def test_replay_prints_names_from_the_file_without_terminal_codes(tmp_path, capsys):
+    record = _duel_record()
+    record.setup.names = ["Ann\x1b]0;pwned\x07", "Bob\u202e", "Cid", "Dan"]
+    path = tmp_path / "duel.json"
+    path.write_bytes(dump_record(record))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann\ufffd]0;pwned\ufffd plays Duel J♠ on Bob\ufffd" in out
+    assert "\x1b" not in out and "\u202e" not in out
+
+
 def test_replay_json_gives_the_final_state(tmp_path, capsys):
     path = tmp_path / "duel.json"
     path.write_bytes(dump_record(_duel_record()))
