@@ -83,8 +83,13 @@ class Served:
         return self.output.read_text()
 
 
+#: The interpreter that runs `bang ssh-serve` and, through it, the door's clients: this one,
+#: unless a test needs one that another user may run (see test_ssh_serve_user.py).
+PYTHON = sys.executable
+
+
 def serve_argv(port: int, data: Path, *options: str) -> list[str]:
-    return [sys.executable, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
+    return [PYTHON, "-m", "client.cli", "ssh-serve", "--bind", "127.0.0.1",
             "--port", str(port), "--data", str(data), *options]
 
 

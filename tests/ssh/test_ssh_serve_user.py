@@ -3,11 +3,13 @@ client it starts run as NAME, for good. Played for real: the door in a subproces
 client in tmux, and the kernel's own account of each process in /proc/PID/status.
 
 The user is `nobody`, which Debian and Ubuntu have. The tests that switch users need root and a
-Python (and project) that `nobody` may run; without them they skip, saying why.
+Python (and project) that `nobody` may run: this one, or else the system's python3 of the same
+version seeing this one's packages; without either they skip, saying why.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import pwd
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
+import door_harness
 import pytest
 from door_harness import WAIT, Ssh, Tmux, children_of, proc_status, run_cli, wait_until
 
@@ -37,12 +40,11 @@ def nobody_account() -> Account:
     return Account(entry.pw_name, entry.pw_uid, entry.pw_gid)
 
 
-@functools.cache
-def why_nobody_cannot_run_the_project() -> str:
-    """Empty when `nobody` can run this Python and import the project; else the reason."""
+def why_nobody_cannot_run(python: str) -> str:
+    """Empty when `nobody` can run `python` and import the project with it; else the reason."""
     try:
         result = subprocess.run(
-            [sys.executable, "-c", "import client.cli, server.ssh_door, textual, amqtt"],
+            [python, "-c", "import client.cli, server.ssh_door, textual, amqtt"],
             user="nobody", group=pwd.getpwnam("nobody").pw_gid, extra_groups=[], cwd=PROJECT,
             capture_output=True, text=True, timeout=WAIT,
         )
@@ -52,16 +54,51 @@ def why_nobody_cannot_run_the_project() -> str:
     return "" if result.returncode == 0 else (lines[-1] if lines else f"exit {result.returncode}")
 
 
+def stand_in_python() -> str | None:
+    """This interpreter may live where `nobody` cannot go (a pyenv under /root). The system's
+    python3 of the same version, in a throw-away venv that sees this one's packages and the
+    project, runs the same code; None when there is no such python3."""
+    system = shutil.which("python3", path="/usr/bin:/bin")
+    if system is None:
+        return None
+    version = subprocess.run([system, "-c", "import sys; print(*sys.version_info[:2])"],
+                             capture_output=True, text=True, timeout=WAIT).stdout.split()
+    if version != [str(n) for n in sys.version_info[:2]]:
+        return None
+    home = Path(tempfile.mkdtemp(prefix="bang-nobody-python-", dir="/tmp"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    home.chmod(0o755)
+    subprocess.run([system, "-m", "venv", "--without-pip", str(home)], check=True, timeout=WAIT)
+    lib = home / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (lib / "bang-under-test.pth").write_text(
+        "\n".join([*(p for p in sys.path if p.endswith("site-packages")), str(PROJECT)]) + "\n")
+    return str(home / "bin" / "python")
+
+
+@functools.cache
+def python_for_nobody() -> tuple[str, str]:
+    """(an interpreter `nobody` can run the project with, "") or ("", why there is none)."""
+    why = why_nobody_cannot_run(sys.executable)
+    if not why:
+        return sys.executable, ""
+    stand_in = stand_in_python()
+    if stand_in is None:
+        return "", why
+    return (stand_in, "") if not (why := why_nobody_cannot_run(stand_in)) else ("", why)
+
+
 @pytest.fixture
-def nobody() -> Account:
-    """`nobody`, when this test process may become it and it may run the project."""
+def nobody(monkeypatch: pytest.MonkeyPatch) -> Account:
+    """`nobody`, when this test process may become it and it may run the project; the doors of
+    the test then run with an interpreter it may use."""
     if os.geteuid() != 0:
         pytest.skip("needs root: only a door started as root can switch users")
     account = nobody_account()
-    why = why_nobody_cannot_run_the_project()
+    python, why = python_for_nobody()
     if why:
         pytest.skip(f"user nobody cannot run {sys.executable} with this project (is it under "
-                    f"a private home such as /root?): {why}")
+                    f"a private home such as /root?), nor a system python3 of its version: {why}")
+    monkeypatch.setattr(door_harness, "PYTHON", python)
     return account
 
 
@@ -156,15 +193,17 @@ def test_a_user_that_cannot_serve_is_one_line(tmp_path: Path, user: str, expecte
     assert_one_line_error(run_cli(tmp_path, "--user", user), "--user ", user, expected)
 
 
-def test_user_needs_a_door_started_as_root(tmp_path: Path, shared_dir: Path) -> None:
+def test_user_needs_a_door_started_as_root(tmp_path: Path, shared_dir: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     if os.geteuid() != 0:  # this test process is itself the unprivileged operator
         nobody_account()
         result = run_cli(tmp_path, "--user", "nobody")
     else:
         nobody = nobody_account()
-        why = why_nobody_cannot_run_the_project()
+        python, why = python_for_nobody()
         if why:
             pytest.skip(f"user nobody cannot run {sys.executable} with this project: {why}")
+        monkeypatch.setattr(door_harness, "PYTHON", python)
         result = run_cli(shared_dir, "--user", "nobody", data=shared_dir / "door",
                          user=nobody.uid, group=nobody.gid, extra_groups=[], cwd=PROJECT)
     assert_one_line_error(result, "only a door started as root can switch users")
