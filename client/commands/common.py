@@ -9,7 +9,28 @@ import msgspec
 from client import door_mode
 from client.i18n import LANGUAGES
 from client.settings import Settings, default_name, load_settings, save_settings
-from shared import names
+from shared import names, protocol
+
+
+def broker_url(text: str) -> str:
+    """`--broker`: an mqtt:// or mqtts:// URL, checked before it is saved or used."""
+    try:
+        protocol.parse_broker_url(text)
+    except protocol.ProtocolError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+    return text
+
+
+def decision_seconds(text: str) -> int:
+    """`--timeout`: whole seconds for a decision, 0 (no limit) to the host's maximum."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds") from None
+    if not 0 <= value <= protocol.MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no limit) to {protocol.MAX_TIMEOUT} seconds, not {value}")
+    return value
 
 
 def player_name(text: str) -> str:

@@ -7,6 +7,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from client.commands.common import broker_url
+
 EXAMPLES = """examples:
   bang host                                  embedded broker on 127.0.0.1:1883
   bang host --lan --port 1884                embedded broker reachable from the LAN
@@ -22,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--broker it starts an embedded broker in the same process.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--broker", metavar="URL",
+    parser.add_argument("--broker", metavar="URL", type=broker_url,
                         help="use this broker: mqtt://[user:pw@]host[:port] or mqtts://")
     parser.add_argument("--lan", action="store_true",
                         help="embedded broker on all interfaces instead of 127.0.0.1")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from client.commands.common import add_display_flags, player_name, settings_for
+from client.commands.common import add_display_flags, broker_url, player_name, settings_for
+from shared import protocol
 
 EXAMPLES = """examples:
   bang join                                   the lobby of the host on this machine
@@ -30,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def add_connection_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", help="the host's broker, e.g. mqtt://127.0.0.1:1883 "
+    parser.add_argument("--broker", type=broker_url,
+                        help="the host's broker, e.g. mqtt://127.0.0.1:1883 "
                         "(default: the last one used)")
     parser.add_argument("--room", help="a room id or name: skip the lobby")
     parser.add_argument("--fingerprint", type=_fingerprint,
@@ -58,6 +61,12 @@ def run(args: argparse.Namespace, spectator: bool = False) -> int:
     from client.settings import config_path
 
     settings = settings_for(args)
+    try:
+        protocol.parse_broker_url(settings.broker)
+    except protocol.ProtocolError as exc:  # saved by an older version, or edited by hand
+        print(f"bang: the saved broker is unusable ({exc.message}); give one with --broker "
+              "mqtt://HOST:PORT", file=sys.stderr)
+        return 2
     remote = Remote(settings.broker, config_dir=config_path().parent,
                     fingerprint=args.fingerprint)
     intent = LobbyIntent(watch=args.room) if spectator else LobbyIntent(join=args.room)

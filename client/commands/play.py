@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from client.commands.common import add_display_flags, player_name, settings_for
+from client.commands.common import add_display_flags, decision_seconds, player_name, settings_for
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", type=player_name, help="your name at the table")
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="characters: all 26 or the 16 of the base game")
-    parser.add_argument("--timeout", type=int, default=0,
+    parser.add_argument("--timeout", type=decision_seconds, default=0,
                         help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
                         help="how the bots play (default: normal)")

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.commands.common import broker_url
+
 if TYPE_CHECKING:
     import socket
 
@@ -58,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222)")
     parser.add_argument("--bind", metavar="ADDR", default="",
                         help="listen on this address only (default: all interfaces)")
-    parser.add_argument("--broker", metavar="URL",
+    parser.add_argument("--broker", metavar="URL", type=broker_url,
                         help="use the host behind this broker instead of starting one")
     parser.add_argument("--mqtt-port", type=int, default=1883, metavar="PORT",
                         help="port of the embedded broker, on 127.0.0.1 (default 1883; "

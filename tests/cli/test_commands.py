@@ -128,3 +128,29 @@ def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, ca
         main([command, "--name", name])
     assert exit_info.value.code == 2
     assert why in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["join", "--broker", "http://x:1883"], "mqtt://host"),
+    (["host", "--broker", "http://x"], "mqtt://host"),
+    (["ssh-serve", "--broker", "ftp://y"], "mqtt://host"),
+    (["play", "--timeout", "-5"], "0 (no limit) to 3600"),
+    (["play", "--timeout", "x"], "whole number"),
+])
+def test_a_bad_broker_or_timeout_is_refused_and_nothing_saved(argv, named, capsys, tmp_path,
+                                                              monkeypatch):
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert named in capsys.readouterr().err
+    assert not (tmp_path / "settings.json").exists()
+
+
+def test_a_saved_broker_that_cannot_work_is_one_line(capsys, tmp_path, monkeypatch):
+    """Older versions saved whatever --broker was given."""
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"broker": "http://x:1883"}')
+    assert main(["join"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the saved broker is unusable" in err and "--broker" in err
