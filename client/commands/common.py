@@ -52,21 +52,29 @@ def add_display_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_for(args: argparse.Namespace) -> Settings:
-    """Saved settings with this run's flags on top. The broker and name given are kept as the
-    last ones used; --remember also keeps the language and theme. Nothing is written in door
-    mode (the disk is the server's)."""
+    """Saved settings with this run's flags on top. The name given is kept as the last one
+    used, the broker once a connection through it has worked (`remember_broker`); --remember
+    also keeps the language and theme. Nothing is written in door mode (the disk is the
+    server's)."""
     saved = load_settings()
     settings = msgspec.structs.replace(saved)
     for field in ("name", "broker", "lang", "theme"):
         value = getattr(args, field, None)
         if value:
             setattr(settings, field, value)
-    if getattr(args, "remember", False):
-        keep = settings
-    else:
-        keep = msgspec.structs.replace(saved, name=settings.name, broker=settings.broker)
+    keep = settings if getattr(args, "remember", False) else \
+        msgspec.structs.replace(saved, name=settings.name)
+    keep = msgspec.structs.replace(keep, broker=saved.broker)
     if keep != saved and not door_mode.is_door():
         save_settings(keep)
     if not settings.name:
         settings.name = default_name()
     return settings
+
+
+def remember_broker(broker: str) -> None:
+    """Keep `broker` as the default: called once it has been reached, so a mistyped or dead
+    broker never becomes the default. Nothing is written in door mode."""
+    saved = load_settings()
+    if saved.broker != broker and not door_mode.is_door():
+        save_settings(msgspec.structs.replace(saved, broker=broker))

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from client.commands.common import add_display_flags, broker_url, player_name, settings_for
+from client.commands.common import (
+    add_display_flags,
+    broker_url,
+    player_name,
+    remember_broker,
+    settings_for,
+)
 from shared import protocol
 
 EXAMPLES = """examples:
@@ -74,7 +80,9 @@ def run(args: argparse.Namespace, spectator: bool = False) -> int:
         lang=settings.lang,
         theme=settings.theme,
         first_screen=lambda app: LobbyScreen(remote, settings.name, app.i18n, intent,
-                                             spectator=spectator),
+                                             spectator=spectator,
+                                             on_connected=lambda: remember_broker(
+                                                 settings.broker)),
         remote=remote,
     )
     door_mode.apply(app)

@@ -3,6 +3,7 @@ ready, start, or watch. Opens the table as soon as the host sends a view of our 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -40,9 +41,14 @@ class LobbyScreen(Screen[None]):
     ]
 
     def __init__(self, remote: Remote, name: str, i18n: I18n,
-                 intent: LobbyIntent | None = None, spectator: bool = False) -> None:
+                 intent: LobbyIntent | None = None, spectator: bool = False,
+                 on_connected: Callable[[], None] | None = None) -> None:
+        """`on_connected` runs once, when the broker and host are first reached (`bang join`
+        then keeps the broker as the default)."""
         super().__init__()
         self.remote = remote
+        self.on_connected = on_connected
+        self._ever_connected = False
         self.player_name = name
         self.i18n = i18n
         localize_bindings(self, i18n)
@@ -91,18 +97,19 @@ class LobbyScreen(Screen[None]):
     async def _listen(self, follow_lobby: bool = False) -> None:
         if follow_lobby:
             await self.remote.set_follow_lobby(True)
-        if not self._started:
+        if not self._started:  # the first Status says how connecting went
             self._started = True
             await self.remote.__aenter__()
-            await self._connected()
         else:
             self._show_rooms(list(self.remote.lobby.values()))
         async for update in self.remote.updates():
             if isinstance(update, Status):
                 if update.connected:
                     await self._connected()
-                else:
+                elif self._ever_connected:
                     self._status(self.i18n.t("reconnecting") + f" ({update.reason})")
+                else:  # never reached: say so, not "connection lost"
+                    self._status(self.i18n.t("unreachable", reason=update.reason))
             elif isinstance(update, LobbyUpdate):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
@@ -123,6 +130,10 @@ class LobbyScreen(Screen[None]):
         try:
             await self.remote.wait_connected(30)
             self._status(self.i18n.t("connected"))
+            if not self._ever_connected:
+                self._ever_connected = True
+                if self.on_connected is not None:
+                    self.on_connected()
             self._show_rooms(await self.remote.list_rooms())
         except (RemoteError, TimeoutError) as problem:
             self._status(f"{self.i18n.t('reconnecting')} ({problem})")

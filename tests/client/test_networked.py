@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from client_helpers import Player, answer, free_port, lobby_app, prompt_actions, table_of, until
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
+from client.app import BangApp
+from client.net import Remote
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.widgets.choices import ChoicePanel
@@ -246,3 +248,30 @@ async def test_bang_play_starts_its_own_broker_and_host(tmp_path) -> None:  # no
         assert table.view.viewer == 0 and len(table.view.players) == 5
         assert [p.name for p in table.view.players][0] == "Ann"
         assert "game for 5 players" in log_text(app)
+
+
+async def test_an_unreachable_broker_says_so_and_is_not_remembered(config_dir: Path) -> None:
+    """Nothing listens on the port: the lobby says it cannot reach the broker (not "connection
+    lost"), and `on_connected` (which makes it the default broker) is never called."""
+    url = f"mqtt://127.0.0.1:{free_port()}"  # nobody listens there
+    reached: list[bool] = []
+    remote = Remote(url, config_dir=config_dir)
+    app = BangApp(first_screen=lambda app: LobbyScreen(
+        remote, "Ann", app.i18n, on_connected=lambda: reached.append(True)), remote=remote)
+    async with app.run_test(size=(100, 30)) as pilot:
+        status = pilot.app.screen.query_one("#lobby-status", Static)
+        await until(pilot, lambda: "cannot reach the broker" in str(status.render()),
+                    what="the unreachable broker to be reported")
+        assert "connection lost" not in str(status.render())
+    assert reached == []
+
+
+async def test_a_reached_broker_is_reported_once(host, config_dir: Path) -> None:
+    reached: list[bool] = []
+    remote = Remote(host.url, config_dir=config_dir)
+    app = BangApp(first_screen=lambda app: LobbyScreen(
+        remote, "Ann", app.i18n, on_connected=lambda: reached.append(True)), remote=remote)
+    async with app.run_test(size=(100, 30)) as pilot:
+        status = pilot.app.screen.query_one("#lobby-status", Static)
+        await until(pilot, lambda: str(status.render()) == "connected", what="the connection")
+    assert reached == [True]

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from client.cli import build_parser
-from client.commands.common import settings_for
+from client.commands.common import remember_broker, settings_for
 from client.describe_it import describe_it
 from client.i18n import I18n, ability_keys_it, card_text_keys, ui_keys
 from client.render import describe_action, describe_decision
-from client.settings import Settings, load_settings, save_settings
+from client.settings import DEFAULT_BROKER, Settings, load_settings, save_settings
 from shared.bots.random_bot import RandomBot
 from shared.cards import CARD_NAMES
 from shared.characters import CHARACTERS
@@ -86,8 +86,10 @@ def test_settings_round_trip_and_flags_override(tmp_path, monkeypatch) -> None: 
     args = build_parser().parse_args(["join", "--name", "Carlo", "--broker", "mqtt://h:1"])
     settings = settings_for(args)
     assert (settings.name, settings.broker, settings.lang) == ("Carlo", "mqtt://h:1", "it")
-    saved = load_settings()  # the last name and broker are kept; the language needs --remember
-    assert (saved.name, saved.broker, saved.lang) == ("Carlo", "mqtt://h:1", "it")
+    saved = load_settings()  # the last name is kept; the language needs --remember; the
+    assert (saved.name, saved.broker, saved.lang) == ("Carlo", DEFAULT_BROKER, "it")  # see below
+    remember_broker("mqtt://h:1")  # the lobby calls this once the broker has been reached
+    assert load_settings().broker == "mqtt://h:1" and load_settings().name == "Carlo"
     settings_for(build_parser().parse_args(["watch", "--lang", "en"]))
     assert load_settings().lang == "it"
     settings_for(build_parser().parse_args(["watch", "--lang", "en", "--remember"]))
