@@ -141,10 +141,16 @@ class LobbyScreen(Screen[None]):
         intent, self.intent = self.intent, LobbyIntent()
         if intent.create:
             self._hosting = await self._create(intent.create)
-        elif intent.join:
-            await self._join(self._room_id(intent.join))
-        elif intent.watch:
-            await self._watch(self._room_id(intent.watch))
+        elif intent.join or intent.watch:
+            wanted = intent.join or intent.watch or ""
+            room_id = self._room_id(wanted)
+            if room_id is None:
+                self.notify(self.i18n.t("no_such_room", room=clean(wanted)), severity="error",
+                            markup=False)
+            elif intent.join:
+                await self._join(room_id)
+            else:
+                await self._watch(room_id)
 
     def _status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(plain(text))
@@ -212,12 +218,13 @@ class LobbyScreen(Screen[None]):
             text += Text(" (") + Text(", ").join(marks) + Text(")")
         return text
 
-    def _room_id(self, wanted: str) -> str:
-        """A room given by id or by name."""
+    def _room_id(self, wanted: str) -> str | None:
+        """A room given by id or by name; None when the host lists no such room (a malformed
+        id and an unknown one get the same answer)."""
         for room in self.rooms:
             if wanted in (room.id, room.name):
                 return room.id
-        return wanted
+        return None
 
     # --- actions ---------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from client_helpers import Player, answer, free_port, lobby_app, prompt_actions, table_of, until
 from textual.widgets import DataTable, Static
 
@@ -275,3 +276,21 @@ async def test_a_reached_broker_is_reported_once(host, config_dir: Path) -> None
         status = pilot.app.screen.query_one("#lobby-status", Static)
         await until(pilot, lambda: str(status.render()) == "connected", what="the connection")
     assert reached == [True]
+
+
+@pytest.mark.parametrize("wanted", ["Nowhere Saloon", "abc123", "../#"])
+@pytest.mark.parametrize("spectator", [False, True])
+async def test_a_room_that_is_not_there_gets_one_clear_message(host, config_dir: Path,
+                                                              wanted: str,
+                                                              spectator: bool) -> None:
+    """`bang join/watch --room X`: an unknown name, an unknown id and a malformed id all get
+    the same message."""
+    intent = LobbyIntent(watch=wanted) if spectator else LobbyIntent(join=wanted)
+    app = lobby_app(host.url, config_dir, "Ann", intent, spectator=spectator)
+
+    def toasts() -> list[str]:
+        return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await until(pilot, toasts, what="a toast")
+        assert toasts() == [f"No room here is called or numbered {wanted!r}."]
