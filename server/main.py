@@ -33,6 +33,11 @@ def setup_logging(verbose: bool) -> None:
             logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
+def public_url(address: p.BrokerAddress) -> str:
+    """The broker's URL as players should be told it: without the host's account."""
+    return f"{'mqtts' if address.tls else 'mqtt'}://{address.host}:{address.port}"
+
+
 async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
                    bot_delay: float = 0.5, ready: asyncio.Event | None = None,
                    keep_days: float = 30.0) -> int:
@@ -55,10 +60,11 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
             store.close()
             return 1
         broker_url = embedded.url
-        if lan:
-            log.info("players join with: bang join --broker mqtt://%s:%d --fingerprint %s",
-                     lan_address(), port, host.keys.fingerprint)
     address = p.parse_broker_url(broker_url)
+    join_url = f"mqtt://{lan_address()}:{port}" if embedded is not None and lan \
+        else public_url(address)
+    log.info("players join with: bang join --broker %s --fingerprint %s", join_url,
+             host.keys.fingerprint)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

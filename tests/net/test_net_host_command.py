@@ -41,4 +41,25 @@ def test_host_announces_itself_and_stops_on_sigint(tmp_path: Path) -> None:
     assert host.returncode == 0, out
     assert f"embedded MQTT broker listening on 127.0.0.1:{port}" in out
     assert "host fingerprint SHA256:" in out
+    fingerprint = out.split("host fingerprint ")[1].split()[0]
+    assert f"players join with: bang join --broker mqtt://127.0.0.1:{port} --fingerprint " \
+           f"{fingerprint}" in out
     assert "everything is saved" in out
+
+
+def test_host_on_a_broker_tells_players_its_url_without_the_account(tmp_path: Path,
+                                                                    mosquitto) -> None:
+    port = mosquitto.url.rsplit(":", 1)[1]
+    host = bang_host("--broker", f"mqtt://hostuser:s3cret@127.0.0.1:{port}",
+                     data=tmp_path / "h.sqlite3")
+    try:
+        line = ""
+        assert host.stdout is not None
+        while "players join with" not in line:
+            line = host.stdout.readline()
+            assert line, "the host exited"
+    finally:
+        host.send_signal(signal.SIGINT)
+        out, _ = host.communicate(timeout=30)
+    assert f"bang join --broker mqtt://127.0.0.1:{port} --fingerprint SHA256:" in line
+    assert "s3cret" not in line + out and "hostuser" not in line
