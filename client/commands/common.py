@@ -21,6 +21,28 @@ def broker_url(text: str) -> str:
     return text
 
 
+def port_number(text: str) -> int:
+    """`--port`: a TCP port, 1-65535 (0, any free port, is not one to tell players)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1-65535, not {value}")
+    return value
+
+
+def delay_seconds(text: str) -> float:
+    """`--bot-delay`: seconds, 0 to a minute."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
+    return value
+
+
 def decision_seconds(text: str) -> int:
     """`--timeout`: whole seconds for a decision, 0 (no limit) to the host's maximum."""
     try:

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from client.commands.common import broker_url
+from client.commands.common import broker_url, delay_seconds, port_number
 
 EXAMPLES = """examples:
   bang host                                  embedded broker on 127.0.0.1:1883
@@ -28,11 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="use this broker: mqtt://[user:pw@]host[:port] or mqtts://")
     parser.add_argument("--lan", action="store_true",
                         help="embedded broker on all interfaces instead of 127.0.0.1")
-    parser.add_argument("--port", type=int, default=1883,
+    parser.add_argument("--port", type=port_number, default=1883,
                         help="embedded broker port (default 1883)")
     parser.add_argument("--data", type=Path, metavar="PATH",
                         help="SQLite file for rooms and games (default: user data dir)")
-    parser.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=delay_seconds, default=0.5, metavar="SECONDS",
                         help="pause before each bot move (default 0.5)")
     parser.add_argument("--keep-days", type=float, default=30.0, metavar="DAYS",
                         help="delete finished games from the data file after this many days "

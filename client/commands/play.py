@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from client.commands.common import add_display_flags, decision_seconds, player_name, settings_for
+from client.commands.common import (
+    add_display_flags,
+    decision_seconds,
+    delay_seconds,
+    player_name,
+    port_number,
+    settings_for,
+)
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
@@ -35,12 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
                         help="how the bots play (default: normal)")
-    parser.add_argument("--bot-delay", type=float, default=0.6,
+    parser.add_argument("--bot-delay", type=delay_seconds, default=0.6,
                         help="seconds each bot waits before acting, so you can follow")
     parser.add_argument("--lan", action="store_true",
                         help="let friends on the LAN join (the broker listens on every "
                         "interface); prints the `bang join` line to give them")
-    parser.add_argument("--port", type=int, default=None,
+    parser.add_argument("--port", type=port_number, default=None,
                         help="broker port (default 1883, or a free one if that is taken)")
     parser.add_argument("--offline", action="store_true",
                         help="no broker and no host: run the engine inside the app")

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from client.commands.common import broker_url
+from client.commands.common import broker_url, port_number
 
 if TYPE_CHECKING:
     import socket
@@ -57,12 +57,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "an embedded broker, so this one command opens a whole game server.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--port", type=int, default=2222, help="SSH port (default 2222)")
+    parser.add_argument("--port", type=port_number, default=2222, help="SSH port (default 2222)")
     parser.add_argument("--bind", metavar="ADDR", default="",
                         help="listen on this address only (default: all interfaces)")
     parser.add_argument("--broker", metavar="URL", type=broker_url,
                         help="use the host behind this broker instead of starting one")
-    parser.add_argument("--mqtt-port", type=int, default=1883, metavar="PORT",
+    parser.add_argument("--mqtt-port", type=port_number, default=1883, metavar="PORT",
                         help="port of the embedded broker, on 127.0.0.1 (default 1883; "
                         "not with --broker)")
     parser.add_argument("--auth", choices=("guest", "pubkey", "hybrid"), default="hybrid",

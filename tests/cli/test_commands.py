@@ -136,6 +136,11 @@ def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, ca
     (["ssh-serve", "--broker", "ftp://y"], "mqtt://host"),
     (["play", "--timeout", "-5"], "0 (no limit) to 3600"),
     (["play", "--timeout", "x"], "whole number"),
+    (["host", "--port", "70000"], "1-65535"),
+    (["play", "--lan", "--port", "0"], "1-65535"),
+    (["ssh-serve", "--mqtt-port", "x"], "not a port number"),
+    (["host", "--bot-delay", "-2"], "0 to 60 seconds"),
+    (["play", "--bot-delay", "nan"], "0 to 60 seconds"),
 ])
 def test_a_bad_broker_or_timeout_is_refused_and_nothing_saved(argv, named, capsys, tmp_path,
                                                               monkeypatch):
