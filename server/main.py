@@ -61,14 +61,15 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
             return 1
         broker_url = embedded.url
     address = p.parse_broker_url(broker_url)
-    join_url = f"mqtt://{lan_address()}:{port}" if embedded is not None and lan \
-        else public_url(address)
-    log.info("players join with: bang join --broker %s --fingerprint %s", join_url,
-             host.keys.fingerprint)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    # Said once Ctrl-C is handled: a script may read this line and stop the host at once.
+    join_url = f"mqtt://{lan_address()}:{port}" if embedded is not None and lan \
+        else public_url(address)
+    log.info("players join with: bang join --broker %s --fingerprint %s", join_url,
+             host.keys.fingerprint)
     if ready is not None:
         ready.set()
     try:
