@@ -1,8 +1,10 @@
-"""What `bang play`, `bang join` and `bang watch` share: display flags and settings."""
+"""What the commands share: flag types (names, brokers, numbers), display flags and settings."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import TypeVar
 
 import msgspec
 
@@ -10,6 +12,8 @@ from client import door_mode
 from client.i18n import LANGUAGES
 from client.settings import Settings, default_name, load_settings, save_settings
 from shared import names, protocol
+
+Number = TypeVar("Number", int, float)
 
 
 def broker_url(text: str) -> str:
@@ -21,38 +25,30 @@ def broker_url(text: str) -> str:
     return text
 
 
-def port_number(text: str) -> int:
-    """`--port`: a TCP port, 1-65535 (0, any free port, is not one to tell players)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1-65535, not {value}")
-    return value
+def bounded(convert: Callable[[str], Number], low: Number, high: Number | None, what: str,
+            span: str) -> Callable[[str], Number]:
+    """An argparse type for a number flag: `convert` it, then `low` <= it (<= `high`), else one
+    line saying it is not `what`, or what it `span`s."""
+
+    def parse(text: str) -> Number:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not (low <= value and (high is None or value <= high)):  # NaN fails both
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text}")
+        return value
+
+    return parse
 
 
-def delay_seconds(text: str) -> float:
-    """`--bot-delay`: seconds, 0 to a minute."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
-    return value
-
-
-def decision_seconds(text: str) -> int:
-    """`--timeout`: whole seconds for a decision, 0 (no limit) to the host's maximum."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds") from None
-    if not 0 <= value <= protocol.MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(
-            f"must be 0 (no limit) to {protocol.MAX_TIMEOUT} seconds, not {value}")
-    return value
+#: `--port`: a TCP port players are told (0, any free port, is not one).
+port_number = bounded(int, 1, 65535, "a port number", "1-65535")
+#: `--bot-delay`: seconds a bot waits before acting.
+delay_seconds = bounded(float, 0.0, 60.0, "a number of seconds", "0 to 60 seconds")
+#: `--timeout`: whole seconds for a decision, 0 (no limit) to the host's maximum.
+decision_seconds = bounded(int, 0, protocol.MAX_TIMEOUT, "a whole number of seconds",
+                           f"0 (no limit) to {protocol.MAX_TIMEOUT} seconds")
 
 
 def player_name(text: str) -> str:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from client.commands.common import broker_url, port_number
+from client.commands.common import bounded, broker_url, port_number
 
 if TYPE_CHECKING:
     import socket
@@ -34,18 +34,8 @@ players then connect with:
 log = logging.getLogger("bang.ssh")
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (off) or more, not {value:g}")
-    return value
+_positive = bounded(int, 1, None, "a whole number", "at least 1")
+_seconds = bounded(float, 0.0, None, "a number of seconds", "0 (off) or more")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
