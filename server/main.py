@@ -42,6 +42,11 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
                    bot_delay: float = 0.5, ready: asyncio.Event | None = None,
                    keep_days: float = 30.0) -> int:
     """Run until SIGINT/SIGTERM. Returns a process exit code."""
+    # First of all: a Ctrl-C while the broker starts must stop the host, not be lost.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     try:
         store = Store(data)
         host = Host(store, bot_delay=bot_delay, keep_days=keep_days)
@@ -61,11 +66,6 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
             return 1
         broker_url = embedded.url
     address = p.parse_broker_url(broker_url)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    # Said once Ctrl-C is handled: a script may read this line and stop the host at once.
     join_url = f"mqtt://{lan_address()}:{port}" if embedded is not None and lan \
         else public_url(address)
     log.info("players join with: bang join --broker %s --fingerprint %s", join_url,
