@@ -9,6 +9,12 @@ when it has nothing to send back. So requests come in on a connection that never
 (its acknowledgements go out at once), and everything the host says goes out on another one,
 at QoS 1 (clients then acknowledge what they receive), each flush in one write. Both speak
 MQTT through `shared.mqtt` (see there why not aiomqtt).
+
+QoS 1 is on purpose too, though with clean sessions it protects little: a client's PUBACK
+carries the TCP acknowledgement the broker's Nagle waits for, so the second message of an
+action (a delta, then a seat update, to one client) leaves at once. At QoS 0 the client sends
+nothing back, and that second message waited for a delayed ACK: measured, the default
+`bang bench relay` went from ~4 ms to 44 ms p50.
 """
 
 from __future__ import annotations

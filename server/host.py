@@ -92,7 +92,9 @@ class Host:
         self._online: set[str] = set()  # clients with a seat marked online somewhere
         self._n = 0
         self._lobby_dirty: set[str] = set()
-        self._snapshot_dirty: set[str] = set()
+        # room -> the timer of its next retained snapshot: one timer per room, so that the
+        # refreshes of many tables spread over the second instead of coming all at once.
+        self._snapshot_due: dict[str, asyncio.TimerHandle] = {}
         self._hello: bytes = b""
         self._hello_at = 0.0
         self._link = 0
@@ -522,7 +524,7 @@ class Host:
         self._queue(p.lobby_topic(room_id), b"", retain=True)
         self._queue(p.snapshot_topic(room_id), b"", retain=True)
         self._lobby_dirty.discard(room_id)
-        self._snapshot_dirty.discard(room_id)
+        self._snapshot_cancel(room_id)
 
     def _close(self, room: Room, why: str = "everyone left before the start") -> None:
         """A room that had not started goes away: the last player left, or it expired."""
@@ -690,19 +692,26 @@ class Host:
                                               room.info(), room.state)
 
     def _publish_snapshot(self, room: Room) -> None:
-        self._snapshot_dirty.discard(room.id)
+        self._snapshot_cancel(room.id)
         self._queue(p.snapshot_topic(room.id), self._sign(self._public_snapshot(room)),
                     retain=True)
 
     def _snapshot_later(self, room: Room) -> None:
         """The retained snapshot follows the game at most every SNAPSHOT_EVERY seconds."""
-        if not self._snapshot_dirty:
-            asyncio.get_running_loop().call_later(SNAPSHOT_EVERY, self._refresh_snapshots)
-        self._snapshot_dirty.add(room.id)
+        if room.id not in self._snapshot_due:
+            self._snapshot_due[room.id] = asyncio.get_running_loop().call_later(
+                SNAPSHOT_EVERY, self._refresh_snapshot, room.id)
 
-    def _refresh_snapshots(self) -> None:
-        for room in self._take(self._snapshot_dirty):
+    def _refresh_snapshot(self, room_id: str) -> None:
+        self._snapshot_due.pop(room_id, None)
+        room = self.rooms.get(room_id)
+        if room is not None:
             self._publish_snapshot(room)
+
+    def _snapshot_cancel(self, room_id: str) -> None:
+        due = self._snapshot_due.pop(room_id, None)
+        if due is not None:
+            due.cancel()
 
     def _lobby_changed(self, room: Room) -> None:
         """The room's lobby entry, at most every LOBBY_DELAY seconds."""
@@ -711,15 +720,12 @@ class Host:
         self._lobby_dirty.add(room.id)
 
     def _publish_lobby(self) -> None:
-        for room in self._take(self._lobby_dirty):
+        rooms = [room for room_id in self._lobby_dirty
+                 if (room := self.rooms.get(room_id)) is not None]
+        self._lobby_dirty.clear()
+        for room in rooms:
             entry = p.LobbyEntry(room=room.info(), n=self._next_n())
             self._queue(p.lobby_topic(room.id), self._sign(entry), retain=True)
-
-    def _take(self, dirty: set[str]) -> list[Room]:
-        """The rooms still here among `dirty`, which is emptied."""
-        rooms = [room for room_id in dirty if (room := self.rooms.get(room_id)) is not None]
-        dirty.clear()
-        return rooms
 
     def _next_n(self) -> int:
         self._n = crypto.next_counter(self._n)
