@@ -77,16 +77,27 @@ def _ignore(topic: str, payload: bytes) -> None:
 async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio.Event) -> None:
     """Requests reach `host.handle` straight from the inbound link (it stages its output;
     `host.flush`, scheduled by the first message of a burst, commits once for the burst and
-    releases it); this publishes what is released, and keeps house."""
+    releases it). What is released is published at once, in the same turn of the event loop
+    (a turn under load handles many requests: waiting for the next one cost as much again);
+    when the socket falls behind, a task publishes it as the socket drains. This also keeps
+    house."""
+
+    def publish_batch() -> None:
+        batch = [host.outbox.popleft() for _ in range(min(BATCH, len(host.outbox)))]
+        outbound.publish_many(((item.topic, item.payload, item.retain) for item in batch),
+                              qos=1)
+
+    def publish_now() -> None:
+        with contextlib.suppress(MqttError):  # the link is gone: `_pump` ends on that
+            while host.outbox and outbound.writable:
+                publish_batch()
 
     async def send() -> None:
         while True:
             await host.has_output.wait()
             host.has_output.clear()
             while host.outbox:
-                batch = [host.outbox.popleft() for _ in range(min(BATCH, len(host.outbox)))]
-                outbound.publish_many(((item.topic, item.payload, item.retain)
-                                       for item in batch), qos=1)
+                publish_batch()
                 await outbound.drain()
 
     async def keep_house() -> None:
@@ -96,11 +107,13 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
 
     tasks = [asyncio.create_task(send()), asyncio.create_task(keep_house()),
              asyncio.create_task(stop.wait()), inbound.closed, outbound.closed]
+    host.on_output = publish_now
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             task.result()  # re-raise MqttError from a link
     finally:
+        host.on_output = None
         for task in tasks[:3]:
             task.cancel()
         await asyncio.gather(*tasks[:3], return_exceptions=True)

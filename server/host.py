@@ -16,6 +16,7 @@ import secrets
 import sqlite3
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from server import legacy
@@ -87,6 +88,9 @@ class Host:
         self.broadcasts: dict[str, Broadcast] = {}
         self.outbox: deque[Outgoing] = deque()  # ready to publish
         self.has_output = asyncio.Event()
+        # Called when something was released, to publish it in the same turn of the event
+        # loop (set by `server.connection` while linked; tests read `outbox` instead).
+        self.on_output: Callable[[], None] | None = None
         self._staged: list[Outgoing] = []  # waits for the store's commit
         self._flush_soon = False
         self._online: set[str] = set()  # clients with a seat marked online somewhere
@@ -209,6 +213,8 @@ class Host:
                 self.outbox.append(item)
             self._staged.clear()
             self.has_output.set()
+            if self.on_output is not None:
+                self.on_output()
 
     # --- inbound ---------------------------------------------------------------------------
 

@@ -138,6 +138,11 @@ class MqttLink(asyncio.Protocol):
             packets.append(_packet(PUBLISH, qos << 1 | retain, head + payload))
         self._write(b"".join(packets))
 
+    @property
+    def writable(self) -> bool:
+        """The socket keeps up: what is written now is not piling up in memory."""
+        return self._writable.is_set() and not self.closed.done()
+
     async def drain(self) -> None:
         """Until the socket has taken most of what was written (or the link is gone)."""
         if not self._writable.is_set():
