@@ -12,6 +12,8 @@ from textual.screen import Screen
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import Remote
+from client.remote_session import RemoteSession
+from client.screens.confirm import ConfirmScreen
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from client.session import Session
@@ -53,6 +55,7 @@ class BangApp(App[None]):
         self.server = server  # started before the first screen, stopped on exit
         self._first_screen = first_screen
         self.theme = THEMES.get(theme, theme)
+        self._asking_quit = False  # the quit question is on screen
 
     async def on_mount(self) -> None:
         if self.notice:
@@ -72,6 +75,28 @@ class BangApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.i18n))
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (and the game-over screen's q). During a game where we hold a seat, ask
+        first; Ctrl+Q again on that question quits."""
+        if isinstance(self.screen, ConfirmScreen) and self._asking_quit:
+            self.exit()
+            return
+        table = next((s for s in reversed(self.screen_stack) if isinstance(s, TableScreen)),
+                     None)
+        if table is None or not table.game_on:
+            self.exit()
+            return
+        remote = self.server is None and isinstance(table.session, RemoteSession)
+        question = self.i18n.t("confirm_quit" if remote else "confirm_quit_local")
+
+        def answered(yes: bool | None) -> None:
+            self._asking_quit = False
+            if yes:
+                self.exit()
+
+        self._asking_quit = True
+        self.push_screen(ConfirmScreen(question, self.i18n), answered)
 
     def action_toggle_theme(self) -> None:
         self.theme = THEMES["light"] if self.current_theme.dark else THEMES["dark"]

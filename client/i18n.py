@@ -124,6 +124,12 @@ _UI: dict[str, dict[str, str]] = {
         "choose": "↑/↓ or 1-9: a choice · Enter: confirm · p: show the prompt again",
         "refused": "Refused: {reason}",
         "no_start": "Could not join the table: {reason}",
+        "confirm_end_turn": "End your turn? You could still play: {cards}.",
+        "confirm_quit": "Quit while the game is on? The table goes on without you; "
+                        "come back to your seat from the lobby.",
+        "confirm_quit_local": "Quit while the game is on?",
+        "confirm_yes": "Yes (y)",
+        "confirm_no": "No (n)",
         "seconds_left": "{n}s left",
         "no_timeout": "no time limit",
         "game_over": "Game over",
@@ -173,11 +179,11 @@ _UI: dict[str, dict[str, str]] = {
         "key_cards": "1-9, 0: pick a card of your hand",
         "key_arrows": "←/→ move along your hand, ↑/↓ move in a list",
         "key_enter": "Enter: confirm · Esc: back out",
-        "key_end": "e: end your turn",
+        "key_end": "e: end your turn (asks first if a card could still be played)",
         "key_log": "l: show or hide the game log",
         "key_help": "? or F1: this help · Ctrl+P: command palette",
         "key_theme": "t: light/dark theme",
-        "key_quit": "Ctrl+Q: quit",
+        "key_quit": "Ctrl+Q: quit (asks first during a game)",
         "key_seats": "Tab: move through the seats (a seat's key id and ability show below the "
                      "table)",
         "key_marks": "▶ whose turn · … deciding · ★ Sheriff · ● life · ✓ playable / in reach"
@@ -263,6 +269,12 @@ _UI: dict[str, dict[str, str]] = {
         "choose": "↑/↓ o 1-9: una scelta · Invio: conferma · p: mostra di nuovo la domanda",
         "refused": "Rifiutato: {reason}",
         "no_start": "Impossibile sedersi al tavolo: {reason}",
+        "confirm_end_turn": "Finire il turno? Potresti ancora giocare: {cards}.",
+        "confirm_quit": "Uscire a partita in corso? Il tavolo continua senza di te; "
+                        "puoi tornare al tuo posto dalla lobby.",
+        "confirm_quit_local": "Uscire a partita in corso?",
+        "confirm_yes": "Sì (y)",
+        "confirm_no": "No (n)",
         "seconds_left": "{n}s rimasti",
         "no_timeout": "nessun limite di tempo",
         "game_over": "Partita finita",
@@ -312,11 +324,11 @@ _UI: dict[str, dict[str, str]] = {
         "key_cards": "1-9, 0: scegli una carta della tua mano",
         "key_arrows": "←/→ scorri la mano, ↑/↓ scorri un elenco",
         "key_enter": "Invio: conferma · Esc: annulla",
-        "key_end": "e: fine del turno",
+        "key_end": "e: fine del turno (chiede conferma se puoi ancora giocare una carta)",
         "key_log": "l: mostra o nascondi la cronaca",
         "key_help": "? o F1: questo aiuto · Ctrl+P: comandi",
         "key_theme": "t: tema chiaro/scuro",
-        "key_quit": "Ctrl+Q: esci",
+        "key_quit": "Ctrl+Q: esci (chiede conferma a partita in corso)",
         "key_seats": "Tab: scorri i posti (la chiave del giocatore e l'abilità del personaggio "
                      "appaiono sotto il tavolo)",
         "key_marks": "▶ di turno · … sta decidendo · ★ Sceriffo · ● punti vita · ✓ giocabile / a"

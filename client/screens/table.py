@@ -22,6 +22,7 @@ from client.localize import localize_bindings
 from client.net import RemoteError
 from client.plaintext import clean, plain
 from client.render import describe_action, describe_decision, player_name
+from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.prompt import PromptScreen
@@ -321,13 +322,38 @@ class TableScreen(Screen[None]):
     async def _chosen(self, event: ChoicePanel.Chosen) -> None:
         await self.send(event.action)
 
+    @property
+    def game_on(self) -> bool:
+        """A game under way where we hold a seat: leaving it would lose something."""
+        return not self.session.spectator and self.view is not None and \
+            self.view.winner is None
+
     async def send(self, action: Action) -> None:
-        """Send one action from `options` for the pending decision."""
+        """Send one action from `options` for the pending decision. Ending the turn while a
+        card could still be played asks first."""
         view = self.view
         if view is None or view.pending is None or action not in self.my_options:
             return
+        decision = view.pending.id
+        playable = sorted({self.i18n.card_name(CARDS[a.card].key) for a in self.my_options
+                           if a.kind == "play" and a.card is not None})
+        if action.kind != "end_turn" or not playable:
+            await self._act(action, decision)
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self._act(action, decision)
+
+        question = self.i18n.t("confirm_end_turn", cards=", ".join(playable))
+        self.app.push_screen(ConfirmScreen(question, self.i18n), answered)
+
+    async def _act(self, action: Action, decision: int) -> None:
+        view = self.view
+        if view is None or view.pending is None or view.pending.id != decision:
+            return  # the moment passed (a timeout) while we were asked
         self.selected = None
-        await self.session.act(action, view.pending.id)
+        await self.session.act(action, decision)
 
     @on(HandView.Picked)
     def _picked(self, event: HandView.Picked) -> None:

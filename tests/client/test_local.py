@@ -6,6 +6,7 @@ from __future__ import annotations
 from client_helpers import table_of, until
 
 from client.app import BangApp
+from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.prompt import PromptScreen
 from client.session import LocalSession, LocalTable
@@ -82,11 +83,64 @@ async def test_end_turn_key_and_the_hand_limit() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
         table = table_of(app)
-        await pilot.press("e")
+        await pilot.press("e")  # cards could still be played: asked first
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
         await until(pilot, lambda: table.view.pending.kind == "discard", what="discarding")
         assert {a.kind for a in table.view.options} == {"discard"}
         await pilot.press("enter")
         await until(pilot, lambda: len(table.view.hand) == 5, what="one card discarded")
+
+
+async def test_ending_the_turn_with_playable_cards_asks_first() -> None:
+    """No slip: `e` with a Beer and a Panic! still playable asks; n, Esc and a stray Enter
+    (the focus is on No) keep the turn; y ends it. With nothing playable, `e` just ends it."""
+    app = local_app(Scenario(seats=[SeatRig(hand=["Beer 6♥", "Panic! J♥"], life=2)],
+                             turn=0, start="play"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        decision = table.view.pending.id
+        for answer in ("n", "escape", "enter"):
+            await pilot.press("e")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen),
+                        what="the question")
+            question = str(app.screen.query_one("#question").render())
+            assert "Beer" in question and "Panic!" in question, question
+            await pilot.press(answer)
+            await until(pilot, lambda: app.screen is table, what="back at the table")
+            await pilot.pause(0.05)
+            assert table.view.pending.id == decision and table.view.pending.kind == "play"
+        await pilot.press("e", "y")
+        await until(pilot, lambda: table.view.pending.id != decision, what="the turn's end")
+
+    app = local_app(Scenario(seats=[SeatRig(hand=["Missed! 2♠"])], turn=0, start="play"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        decision = table.view.pending.id
+        await pilot.press("e")  # a Missed! cannot be played on your turn: nothing to lose
+        await until(pilot, lambda: table.view.pending.id != decision, what="the turn's end")
+        assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_quitting_during_a_game_asks_first() -> None:
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is table_of(app), what="back at the table")
+        assert app.is_running
+        await pilot.press("ctrl+q", "ctrl+q")  # asked, then Ctrl+Q again: quits
+        await until(pilot, lambda: not app.is_running, what="the app's exit")
+
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        await pilot.press("ctrl+q", "y")
+        await until(pilot, lambda: not app.is_running, what="the app's exit")
 
 
 async def test_timeouts_apply_the_default_until_game_over() -> None:
