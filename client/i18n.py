@@ -124,6 +124,8 @@ _UI: dict[str, dict[str, str]] = {
         "choose": "↑/↓ or 1-9: a choice · Enter: confirm · p: show the prompt again",
         "refused": "Refused: {reason}",
         "no_start": "Could not join the table: {reason}",
+        "not_your_turn": "Not your turn: {name} is deciding",
+        "not_now": "Not playable now",
         "confirm_end_turn": "End your turn? You could still play: {cards}.",
         "confirm_quit": "Quit while the game is on? The table goes on without you; "
                         "come back to your seat from the lobby.",
@@ -269,6 +271,8 @@ _UI: dict[str, dict[str, str]] = {
         "choose": "↑/↓ o 1-9: una scelta · Invio: conferma · p: mostra di nuovo la domanda",
         "refused": "Rifiutato: {reason}",
         "no_start": "Impossibile sedersi al tavolo: {reason}",
+        "not_your_turn": "Non è il tuo turno: decide {name}",
+        "not_now": "Non si può giocare ora",
         "confirm_end_turn": "Finire il turno? Potresti ancora giocare: {cards}.",
         "confirm_quit": "Uscire a partita in corso? Il tavolo continua senza di te; "
                         "puoi tornare al tuo posto dalla lobby.",

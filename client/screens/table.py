@@ -379,13 +379,25 @@ class TableScreen(Screen[None]):
             return
         card = self.view.hand[index]
         self.selected = None if self.selected == card else card
-        self._set_info(
-            f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
-        )
+        text = f"{self.i18n.card_name(CARDS[card].key)}: {self.i18n.card_text(CARDS[card].key)}"
+        self._set_info(f"{self._not_now(card)}{text}")
         if self.my_options:
             self._refresh_choices()
         else:
             self.hand.show(self.view.hand, frozenset(), self.selected)
+
+    def _not_now(self, card: int) -> str:
+        """Why picking `card` does nothing now, as a prefix for the info line ("" if it does
+        something): not our decision, or no choice of this one uses it."""
+        view = self.view
+        if view is None or view.pending is None or view.winner is not None:
+            return ""
+        if not self.my_options:
+            name = player_name(view, view.pending.seat)
+            return self.i18n.t("not_your_turn", name=name) + " · "
+        if not any(uses_card(a, card) for a in self.my_options):
+            return self.i18n.t("not_now") + " · "
+        return ""
 
     def action_move_card(self, step: int) -> None:
         if self.view is None or not self.view.hand:

@@ -124,6 +124,26 @@ async def test_ending_the_turn_with_playable_cards_asks_first() -> None:
         assert not isinstance(app.screen, ConfirmScreen)
 
 
+async def test_a_card_picked_when_it_cannot_be_played_says_why() -> None:
+    """The info line says why a picked card does nothing: not playable now, or not your
+    turn (and whose decision it is); a playable card gets just its text."""
+    app = local_app(Scenario(seats=[SeatRig(hand=["Missed! 2♠", "BANG! A♠"])], turn=0,
+                             start="play"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        await pilot.press("1")  # a Missed! on your own turn
+        assert str(table.info.render()).startswith("Not playable now · Missed!:")
+        await pilot.press("2")  # the BANG!: playable, just its text
+        assert str(table.info.render()).startswith("BANG!:")
+        await pilot.press("enter")  # shoot: now the target must answer
+        await until(pilot, lambda: table.view.pending.seat != 0, what="the shot")
+        await pilot.press("1")
+        assert str(table.info.render()).startswith(
+            f"Not your turn: {NAMES[table.view.pending.seat]} is deciding · "), \
+            str(table.info.render())
+
+
 async def test_quitting_during_a_game_asks_first() -> None:
     app = local_app(SHOOTER)
     async with app.run_test(size=(80, 24)) as pilot:
