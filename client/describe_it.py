@@ -49,6 +49,11 @@ def _note(note: str) -> str:
     return _NOTES.get(note, note)
 
 
+#: See shared.describe._DEFAULT_CHOSEN.
+_DEFAULT_CHOSEN_IT = {"end_turn": "il turno finisce", "take_hit": "incassa il colpo",
+                      "die": "nessuna Birra per salvarsi", "draw_deck": "pesca dal mazzo"}
+
+
 def describe_it(event: Event, table, viewer: int | None) -> str:  # noqa: C901, ANN001
     """One Italian line for `event`; `table` is a view or a state (for the names)."""
     names = [p.name for p in table.players]
@@ -68,6 +73,8 @@ def describe_it(event: Event, table, viewer: int | None) -> str:  # noqa: C901, 
     lines = {
         "game_start": lambda: f"Inizia una partita a {e.count} giocatori",
         "turn_start": lambda: f"— Turno {e.value}: {seat} —",
+        "time_up": lambda: f"Tempo scaduto per {seat}: "
+        + _DEFAULT_CHOSEN_IT.get(e.note, "si applica la scelta predefinita"),
         "turn_end": lambda: f"{seat} passa il turno"
         + (" (in Prigione)" if e.note == "skipped" else ""),
         "draw": lambda: f"{seat} pesca {cards()}{note}",

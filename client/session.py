@@ -19,7 +19,7 @@ import msgspec
 from shared.bots import make_bot
 from shared.describe import describe
 from shared.engine import IllegalAction, apply, start_game
-from shared.events import redact
+from shared.events import redact, time_up
 from shared.model import Action, Event, GameState
 from shared.setup import Scenario, Setup
 from shared.views import TableView, view
@@ -172,23 +172,25 @@ class LocalSession(Session):
         }
         while self.state.winner is None and self.state.pending is not None:
             pending = self.state.pending
+            timed_out = False
             if pending.seat in bots:
                 await asyncio.sleep(self.table.bot_delay)
                 action = bots[pending.seat].choose(view(self.state, pending.seat))
                 decision_id = pending.id
             else:
-                action, decision_id = await self._human(pending.default, pending.id)
+                action, decision_id, timed_out = await self._human(pending.default, pending.id)
             try:
                 events = apply(self.state, pending.seat, action, decision_id)
             except IllegalAction as refusal:
                 self.emit(Refused(str(refusal)))
                 continue
-            self._publish(events)
+            self._publish([time_up(pending.seat, action), *events] if timed_out else events)
 
-    async def _human(self, default: Action, decision_id: int) -> tuple[Action, int]:
+    async def _human(self, default: Action, decision_id: int) -> tuple[Action, int, bool]:
+        """The human's answer and decision, and whether the time ran out (the default)."""
         if self.table.timeout is None:
-            return await self._answer.get()
+            return *(await self._answer.get()), False
         try:
-            return await asyncio.wait_for(self._answer.get(), self.table.timeout)
+            return *(await asyncio.wait_for(self._answer.get(), self.table.timeout)), False
         except TimeoutError:
-            return default, decision_id
+            return default, decision_id, True

@@ -30,6 +30,7 @@ from shared import crypto
 from shared import protocol as p
 from shared.bots import BOT_KINDS, make_bot, tell
 from shared.engine import IllegalAction, apply
+from shared.events import time_up
 from shared.model import Action, Event
 from shared.record import replay
 from shared.views import view
@@ -477,8 +478,9 @@ class Host:
     # --- game ------------------------------------------------------------------------------
 
     def _apply(self, room: Room, seat: int, action: Action, decision: int,
-               answer: tuple[str, int] | None = None) -> None:
-        """Apply, store, then stage the change. IllegalAction leaves everything unchanged."""
+               answer: tuple[str, int] | None = None, timed_out: bool = False) -> None:
+        """Apply, store, then stage the change. IllegalAction leaves everything unchanged.
+        `timed_out`: the default of a decision whose time ran out (the players are told)."""
         state = room.state
         assert state is not None
         try:
@@ -503,7 +505,8 @@ class Host:
             raise RoomError("storage", "the host could not store that action") from None
         log.debug("room %s seat %d: %s", room.id, seat, action)
         tell(self.bots.get(room.id, {}), events)
-        self._publish_change(room, events, answer)
+        told = [time_up(seat, action), *events] if timed_out else events
+        self._publish_change(room, told, answer)
         if room.status == "over":
             self._game_over(room)
         self._schedule(room)
@@ -638,7 +641,7 @@ class Host:
         log.info("room %s seat %d: time is up for %s, default applied", room.id, decision.seat,
                  decision.kind)
         try:
-            self._apply(room, decision.seat, decision.default, decision.id)
+            self._apply(room, decision.seat, decision.default, decision.id, timed_out=True)
         except Exception:
             log.exception("room %s: the default action failed", room.id)
 

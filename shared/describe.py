@@ -21,6 +21,11 @@ def _cards(event: Event, viewer) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
 
+#: What a timed-out player was given, by the default action's kind (the `time_up` note).
+_DEFAULT_CHOSEN = {"end_turn": "the turn ends", "take_hit": "takes the hit",
+                   "die": "no Beer to save them", "draw_deck": "draws from the deck"}
+
+
 def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
     """One line for `event`. `table` is a state, a view, or the players' names by seat;
     `viewer` is the seat the line is for (None: a spectator, "all": everything shown)."""
@@ -118,4 +123,6 @@ def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
         return f"{seat} (Chuck Wengam) gives up a life point for 2 cards: {e.value} left"
     if k == "jose":
         return f"{seat} (José Delgado) discards {card} for 2 cards"
+    if k == "time_up":
+        return f"Time ran out for {seat}: {_DEFAULT_CHOSEN.get(e.note, 'the default is chosen')}"
     return f"{k}: {seat} {target}"

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import msgspec
 
-from shared.model import Event
+from shared.model import Action, Event
+
+
+def time_up(seat: int, default: Action) -> Event:
+    """Not an engine event: whoever drives the game (the host, an offline session) puts it
+    before the events of the default answer applied because `seat`'s time ran out; `note` is
+    that answer's kind (its own events say the rest; ending the turn may have none yet)."""
+    return Event(kind="time_up", seat=seat, note=default.kind)
 
 
 def visible_to(event: Event, viewer: int | None) -> bool:

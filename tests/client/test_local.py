@@ -171,6 +171,7 @@ async def test_timeouts_apply_the_default_until_game_over() -> None:
                     what="the end of the game")
         over = app.screen
         assert over.view.winner is not None
+        assert "Time ran out for Rosa: " in table_of(app).game_log.text()
         assert all(p.role for p in over.view.players)  # every role revealed
         await pilot.press("r")  # the rematch runs just as fast, to its own game over
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen)

@@ -198,6 +198,12 @@ async def test_decision_timeout_applies_the_default(host: Host) -> None:
     assert state.actions >= 2
     assert state.pending is None or state.pending.id != first.id
     assert problems(state) == []
+    # Everyone is told, before the default's own events, whose time ran out.
+    clients[0].view_of(room)
+    timed = [u.events for u in clients[0].updates if u.events and u.events[0].kind == "time_up"]
+    assert timed and timed[0][0].seat == first.seat
+    assert timed[0][0].note == first.default.kind
+    assert all(e.kind != "time_up" for u in clients[0].updates for e in u.events[1:])
 
 
 async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, tmp_path) -> None:
