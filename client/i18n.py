@@ -125,6 +125,7 @@ _UI: dict[str, dict[str, str]] = {
         "refused": "Refused: {reason}",
         "no_start": "Could not join the table: {reason}",
         "not_your_turn": "Not your turn: {name} is deciding",
+        "you_are_out": "You are out: watch, but give the living no hints",
         "not_now": "Not playable now",
         "confirm_end_turn": "End your turn? You could still play: {cards}.",
         "confirm_quit": "Quit while the game is on? The table goes on without you; "
@@ -272,6 +273,7 @@ _UI: dict[str, dict[str, str]] = {
         "refused": "Rifiutato: {reason}",
         "no_start": "Impossibile sedersi al tavolo: {reason}",
         "not_your_turn": "Non è il tuo turno: decide {name}",
+        "you_are_out": "Sei fuori: guarda, ma senza suggerimenti ai vivi",
         "not_now": "Non si può giocare ora",
         "confirm_end_turn": "Finire il turno? Potresti ancora giocare: {cards}.",
         "confirm_quit": "Uscire a partita in corso? Il tavolo continua senza di te; "

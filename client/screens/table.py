@@ -298,8 +298,10 @@ class TableScreen(Screen[None]):
             hint = "pick_card" if view.pending.kind == "play" else "choose"
             self._set_info(self.i18n.t(hint))
             return
+        out = view.viewer is not None and not view.players[view.viewer].alive
         self._set_info(
-            self.i18n.t(
+            (self.i18n.t("you_are_out") + " · " if out else "")
+            + self.i18n.t(
                 "waiting_for",
                 name=player_name(view, view.pending.seat),
                 what=describe_decision(view, self.i18n, waiting=True),

@@ -3,6 +3,7 @@ game over, themes and NO_COLOR."""
 
 from __future__ import annotations
 
+import msgspec
 from client_helpers import table_of, until
 
 from client.app import BangApp
@@ -142,6 +143,21 @@ async def test_a_card_picked_when_it_cannot_be_played_says_why() -> None:
         assert str(table.info.render()).startswith(
             f"Not your turn: {NAMES[table.view.pending.seat]} is deciding · "), \
             str(table.info.render())
+
+
+async def test_an_eliminated_player_is_told_they_are_out() -> None:
+    app = local_app(Scenario(seats=[SeatRig(), SeatRig(hand=["BANG! A♠"])], turn=1,
+                             start="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        assert str(table.info.render()).startswith("Waiting for Carlo")
+        players = list(table.view.players)
+        players[0] = msgspec.structs.replace(players[0], alive=False)
+        table.view = msgspec.structs.replace(table.view, players=tuple(players))
+        table._show_waiting()
+        assert str(table.info.render()).startswith(
+            "You are out: watch, but give the living no hints · Waiting for Carlo")
 
 
 async def test_quitting_during_a_game_asks_first() -> None:
