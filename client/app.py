@@ -12,7 +12,6 @@ from textual.screen import Screen
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import Remote
-from client.remote_session import RemoteSession
 from client.screens.confirm import ConfirmScreen
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
@@ -87,8 +86,8 @@ class BangApp(App[None]):
         if table is None or not table.game_on:
             self.exit()
             return
-        remote = self.server is None and isinstance(table.session, RemoteSession)
-        question = self.i18n.t("confirm_quit" if remote else "confirm_quit_local")
+        goes_on = self.server is None and table.session.outlives_app
+        question = self.i18n.t("confirm_quit" if goes_on else "confirm_quit_local")
 
         def answered(yes: bool | None) -> None:
             self._asking_quit = False

@@ -91,6 +91,8 @@ class EmbeddedServer:
 class HostedSession(RemoteSession):
     """`bang play`: boot the embedded server, open a room with bots, sit the player down."""
 
+    outlives_app = False  # the host lives in this app
+
     def __init__(self, server: EmbeddedServer, config_dir: Path, name: str,
                  options: p.RoomOptions) -> None:
         super().__init__(None, "", 0, own_remote=True)

@@ -20,6 +20,8 @@ class RemoteSession(Session):
     The host sends no deadline, so the countdown starts when a new decision of ours arrives
     (off by the network delay, a few milliseconds on a LAN)."""
 
+    outlives_app = True
+
     def __init__(
         self,
         remote: Remote | None,

@@ -59,6 +59,8 @@ class Session(ABC):
 
     seat: int | None
     room: str
+    #: The game goes on without this app (someone else's host), and the seat waits for us.
+    outlives_app = False
 
     def __init__(self) -> None:
         self._queue: asyncio.Queue[SessionEvent] = asyncio.Queue()

@@ -47,6 +47,7 @@ class ChoicePanel(Vertical):
             self._list.highlighted = 0
         self._countdown = Countdown(i18n, id="countdown")
         self._countdown.set_reactive(Countdown.deadline, deadline)
+        self._countdown.display = bool(choices)
 
     def compose(self) -> ComposeResult:
         yield self._ask
@@ -64,6 +65,7 @@ class ChoicePanel(Vertical):
         """Replace the list; keeps the highlight when the same choices come back. Without
         `highlight` nothing is pre-selected, so a stray Enter chooses nothing."""
         self._countdown.deadline = deadline
+        self._countdown.display = bool(choices)  # a clock only for a decision of ours
         labels = tuple(label for _, label in choices)
         if self._shown == (ask, labels):
             return
