@@ -322,7 +322,7 @@ class TableScreen(Screen[None]):
 
     @on(ChoicePanel.Chosen)
     async def _chosen(self, event: ChoicePanel.Chosen) -> None:
-        await self.send(event.action)
+        await self.choose(event.action)
 
     @property
     def game_on(self) -> bool:
@@ -330,9 +330,9 @@ class TableScreen(Screen[None]):
         return not self.session.spectator and self.view is not None and \
             self.view.winner is None
 
-    async def send(self, action: Action) -> None:
-        """Send one action from `options` for the pending decision. Ending the turn while a
-        card could still be played asks first."""
+    async def choose(self, action: Action) -> None:
+        """The player chose `action` (a key, a click, the choice list). Ending the turn while
+        a card could still be played asks first."""
         view = self.view
         if view is None or view.pending is None or action not in self.my_options:
             return
@@ -340,22 +340,26 @@ class TableScreen(Screen[None]):
         playable = sorted({self.i18n.card_name(CARDS[a.card].key) for a in self.my_options
                            if a.kind == "play" and a.card is not None})
         if action.kind != "end_turn" or not playable:
-            await self._act(action, decision)
+            await self.send(action, decision)
             return
 
         async def answered(yes: bool | None) -> None:
             if yes:
-                await self._act(action, decision)
+                await self.send(action, decision)
 
         question = self.i18n.t("confirm_end_turn", cards=", ".join(playable))
         self.app.push_screen(ConfirmScreen(question, self.i18n), answered)
 
-    async def _act(self, action: Action, decision: int) -> None:
+    async def send(self, action: Action, decision: int | None = None) -> None:
+        """Send one action from `options` for the pending decision (`decision`, when given:
+        only if that decision is still the one pending)."""
         view = self.view
-        if view is None or view.pending is None or view.pending.id != decision:
+        if view is None or view.pending is None or action not in self.my_options:
+            return
+        if decision is not None and view.pending.id != decision:
             return  # the moment passed (a timeout) while we were asked
         self.selected = None
-        await self.session.act(action, decision)
+        await self.session.act(action, view.pending.id)
 
     @on(HandView.Picked)
     def _picked(self, event: HandView.Picked) -> None:
@@ -418,7 +422,7 @@ class TableScreen(Screen[None]):
     async def action_end_turn(self) -> None:
         for action in self.my_options:
             if action.kind == "end_turn":
-                await self.send(action)
+                await self.choose(action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footer keys only when they can do something."""
