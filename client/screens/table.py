@@ -334,21 +334,21 @@ class TableScreen(Screen[None]):
         """The player chose `action` (a key, a click, the choice list). Ending the turn while
         a card could still be played asks first."""
         view = self.view
-        if view is None or view.pending is None or action not in self.my_options:
+        if view is None or view.pending is None:
             return
         decision = view.pending.id
-        playable = sorted({self.i18n.card_name(CARDS[a.card].key) for a in self.my_options
-                           if a.kind == "play" and a.card is not None})
-        if action.kind != "end_turn" or not playable:
-            await self.send(action, decision)
-            return
+        if action.kind == "end_turn":
+            playable = sorted({self.i18n.card_name(CARDS[a.card].key) for a in self.my_options
+                               if a.kind == "play" and a.card is not None})
+            if playable:
+                async def answered(yes: bool | None) -> None:
+                    if yes:
+                        await self.send(action, decision)
 
-        async def answered(yes: bool | None) -> None:
-            if yes:
-                await self.send(action, decision)
-
-        question = self.i18n.t("confirm_end_turn", cards=", ".join(playable))
-        self.app.push_screen(ConfirmScreen(question, self.i18n), answered)
+                question = self.i18n.t("confirm_end_turn", cards=", ".join(playable))
+                self.app.push_screen(ConfirmScreen(question, self.i18n), answered)
+                return
+        await self.send(action, decision)
 
     async def send(self, action: Action, decision: int | None = None) -> None:
         """Send one action from `options` for the pending decision (`decision`, when given:
