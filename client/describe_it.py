@@ -124,6 +124,8 @@ def describe_it(event: Event, table, viewer: int | None) -> str:  # noqa: C901, 
         "chuck": lambda: f"{seat} (Chuck Wengam) cede un punto vita per 2 carte: "
         f"ne restano {e.value}",
         "jose": lambda: f"{seat} (José Delgado) scarta {card} per 2 carte",
+        "game_stopped": lambda: "La partita si è fermata: il motore delle regole ha fallito "
+        "sull'ultima mossa. A questo tavolo non si può più giocare.",
     }
     line = lines.get(k)
     return line() if line else f"{k}: {seat} {target}"

@@ -18,8 +18,9 @@ import msgspec
 
 from shared.bots import make_bot
 from shared.describe import describe
-from shared.engine import IllegalAction, apply, start_game
-from shared.events import redact, time_up
+from shared.driver import Bot, GameDriver, GameFailed
+from shared.engine import IllegalAction, start_game
+from shared.events import game_stopped, redact
 from shared.model import Action, Event, GameState
 from shared.setup import Scenario, Setup
 from shared.views import TableView, view
@@ -116,6 +117,9 @@ class LocalSession(Session):
         self._answer: asyncio.Queue[tuple[Action, int]] = asyncio.Queue()
         self._driver: asyncio.Task[None] | None = None
         self._game = 0
+        self._stopped = False  # the engine failed: nothing more is played
+        self._last_view: TableView | None = None
+        self.game: GameDriver | None = None  # the current game's driver, once dealt
 
     def _deal(self) -> tuple[GameState, list[Event]]:
         setup = self.table.setup
@@ -131,16 +135,28 @@ class LocalSession(Session):
     async def start(self) -> None:
         self.emit(StatusChanged("offline"))
         self.state, events = self._deal()
+        bots: dict[int, Bot] = {
+            seat: make_bot(self.table.bot, self.table.setup.seed * 31 + seat + self._game)
+            for seat in range(len(self.state.players))
+            if seat != self.seat
+        }
+        driver = self.game = GameDriver(self.state, bots)
+        driver.tell(events)
+        driver.observers.append(lambda _seat, _action, told: self._publish(told))
         self._publish(events)
-        self._driver = asyncio.create_task(self._drive())
+        self._driver = asyncio.create_task(self._drive(driver))
 
     async def act(self, action: Action, decision_id: int) -> None:
+        if self._stopped:
+            self.emit(Refused("the game has stopped: start a new one"))
+            return
         await self._answer.put((action, decision_id))
 
     async def rematch(self) -> None:
         if self._driver is not None:
             self._driver.cancel()
         self._game += 1
+        self._stopped = False
         await self.start()
 
     async def close(self) -> None:
@@ -151,7 +167,6 @@ class LocalSession(Session):
         assert self.state is not None
         seen = [redact(e, self.seat) for e in events]
         table = view(self.state, self.seat)
-        lines = tuple(describe(e, self.state, self.seat) for e in seen)
         pending = self.state.pending
         deadline = None
         if (
@@ -161,32 +176,32 @@ class LocalSession(Session):
             and self.state.winner is None
         ):
             deadline = time.time() + self.table.timeout
+        self._show(table, seen, deadline)
+
+    def _show(self, table: TableView, seen: list[Event], deadline: float | None = None) -> None:
+        self._last_view = table
+        lines = tuple(describe(e, self.state, self.seat) for e in seen)
         self.emit(ViewUpdate(table, tuple(line for line in lines if line), deadline,
                              tuple(seen)))
 
-    async def _drive(self) -> None:
-        """Ask whoever must decide, apply, publish; until somebody wins."""
-        assert self.state is not None
-        bots = {
-            seat: make_bot(self.table.bot, self.table.setup.seed * 31 + seat + self._game)
-            for seat in range(len(self.state.players))
-            if seat != self.seat
-        }
-        while self.state.winner is None and self.state.pending is not None:
-            pending = self.state.pending
-            timed_out = False
-            if pending.seat in bots:
-                await asyncio.sleep(self.table.bot_delay)
-                action = bots[pending.seat].choose(view(self.state, pending.seat))
-                decision_id = pending.id
-            else:
+    async def _drive(self, driver: GameDriver) -> None:
+        """Ask whoever must decide, apply (the driver publishes); until somebody wins, or the
+        engine fails: then the table is told, from the last good view, and the game stops."""
+        try:
+            while (pending := driver.pending) is not None:
+                if driver.bot_to_move():
+                    await asyncio.sleep(self.table.bot_delay)
+                    driver.play_bot()
+                    continue
                 action, decision_id, timed_out = await self._human(pending.default, pending.id)
-            try:
-                events = apply(self.state, pending.seat, action, decision_id)
-            except IllegalAction as refusal:
-                self.emit(Refused(str(refusal)))
-                continue
-            self._publish([time_up(pending.seat, action), *events] if timed_out else events)
+                try:
+                    driver.answer(pending.seat, action, decision_id, timed_out)
+                except IllegalAction as refusal:
+                    self.emit(Refused(str(refusal)))
+        except GameFailed:
+            self._stopped = True
+            if self._last_view is not None:
+                self._show(self._last_view, [game_stopped()])
 
     async def _human(self, default: Action, decision_id: int) -> tuple[Action, int, bool]:
         """The human's answer and decision, and whether the time ran out (the default)."""

@@ -33,9 +33,10 @@ from client.screens.prompt import PromptScreen
 from client.session import Session, ViewUpdate
 from shared.bots.random_bot import RandomBot
 from shared.describe import describe
-from shared.engine import apply, start_game
+from shared.driver import GameDriver
+from shared.engine import start_game
 from shared.events import redact
-from shared.model import Action
+from shared.model import Action, Event, GameState
 from shared.setup import Setup
 from shared.views import view
 
@@ -62,18 +63,20 @@ class FeedSession(Session):
 
 
 def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
-    """Seat 0's view after each action of a random-bot game."""
-    state, events = start_game(Setup(players=players, seed=seed))
-    bots = [RandomBot(seed + seat) for seat in range(players)]
-    updates = []
+    """Seat 0's view after each action of random-bot games (a new one when one ends)."""
+    updates: list[ViewUpdate] = []
+
+    def seen(state: GameState, events: list[Event]) -> None:
+        lines = tuple(describe(e, state, 0) for e in (redact(e, 0) for e in events))
+        updates.append(ViewUpdate(view(state, 0), lines))
+
     while len(updates) < limit:
-        seen = [redact(e, 0) for e in events]
-        updates.append(ViewUpdate(view(state, 0), tuple(describe(e, state, 0) for e in seen)))
-        if state.winner is not None or state.pending is None:
-            state, events = start_game(Setup(players=players, seed=seed + len(updates)))
-            continue
-        seat = state.pending.seat
-        events = apply(state, seat, bots[seat].choose(view(state, seat)))
+        state, events = start_game(Setup(players=players, seed=seed + len(updates)))
+        seen(state, events)
+        driver = GameDriver(state, {s: RandomBot(seed + s) for s in range(players)})
+        driver.observers.append(lambda _seat, _action, events, state=state: seen(state, events))
+        while driver.bot_to_move() and len(updates) < limit:
+            driver.play_bot()
     return updates
 
 

@@ -17,7 +17,7 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from server import legacy
 from server.broadcast import Broadcast
@@ -29,11 +29,11 @@ from server.timers import DecisionTimers
 from shared import crypto
 from shared import protocol as p
 from shared.bots import BOT_KINDS, make_bot, tell
-from shared.engine import IllegalAction, apply
-from shared.events import time_up
+from shared.driver import Bot, GameDriver, GameFailed
+from shared.engine import IllegalAction
+from shared.events import game_stopped
 from shared.model import Action, Event
 from shared.record import replay
-from shared.views import view
 
 log = logging.getLogger("bang.host")
 
@@ -85,7 +85,7 @@ class Host:
         self.clear_answers = RateLimiter(rate=100.0, burst=200.0)
         self.log_budget = LogBudget()
         self.timers = DecisionTimers()
-        self.bots: dict[str, dict[int, Any]] = {}  # room -> seat -> bot
+        self.drivers: dict[str, GameDriver] = {}  # room -> its game's driver (and bots)
         self.broadcasts: dict[str, Broadcast] = {}
         self.outbox: deque[Outgoing] = deque()  # ready to publish
         self.has_output = asyncio.Event()
@@ -484,14 +484,13 @@ class Host:
         state = room.state
         assert state is not None
         try:
-            events = apply(state, seat, action, decision)
-        except IllegalAction:
-            raise
-        except Exception:
-            log.exception("room %s: the engine failed on %s by seat %d", room.id, action, seat)
-            self._reload(room)
-            raise RoomError("internal", "the host failed on this action; nothing changed") \
-                from None
+            told = self._driver(room).answer(seat, action, decision, timed_out)
+        except GameFailed as failure:
+            log.error("room %s: %s, on %s by seat %d", room.id, failure.reason, action, seat,
+                      exc_info=failure.__cause__)
+            self._stop_game(room)
+            raise RoomError("internal", "the host's rules engine failed on this action: the "
+                            "game is stopped") from None
         if state.winner is not None:
             room.record.status = "over"
             log.info("room %s: game over, %s win", room.id, state.winner)
@@ -504,15 +503,24 @@ class Host:
             self._reload(room)
             raise RoomError("storage", "the host could not store that action") from None
         log.debug("room %s seat %d: %s", room.id, seat, action)
-        tell(self.bots.get(room.id, {}), events)
-        told = [time_up(seat, action), *events] if timed_out else events
         self._publish_change(room, told, answer)
         if room.status == "over":
             self._game_over(room)
         self._schedule(room)
 
+    def _stop_game(self, room: Room) -> None:
+        """The engine failed: back to the last stored state, where the game ends, and the
+        table is told. Never retried: the same move would fail again."""
+        self._reload(room)
+        fresh = self.rooms.get(room.id)
+        if fresh is None:
+            return
+        fresh.record.status = "over"
+        self._commit(fresh, [game_stopped()])
+        self._game_over(fresh)
+
     def _game_over(self, room: Room) -> None:
-        self.bots.pop(room.id, None)
+        self.drivers.pop(room.id, None)
         self.timers.cancel(room.id)
         asyncio.get_running_loop().call_later(FINISHED_LINGER, self._retire, room.id)
         finished = [r for r in self.rooms.values() if r.status == "over"]
@@ -557,7 +565,7 @@ class Host:
         fresh.online = room.online
         self.rooms[room.id] = fresh
         self.broadcasts.pop(room.id, None)  # the next change is sent whole
-        self.bots.pop(room.id, None)  # they heard what was undone: re-briefed by replay
+        self.drivers.pop(room.id, None)  # its bots heard what was undone: re-briefed
         self._schedule(fresh)
 
     def _schedule(self, room: Room) -> None:
@@ -605,32 +613,34 @@ class Host:
         room = self._current(room_id, decision_id)
         if room is None:
             return
-        decision = room.state.pending  # type: ignore[union-attr]
-        bot = self._bot(room, decision.seat)
         try:
-            action = bot.choose(view(room.state, decision.seat))  # type: ignore[arg-type]
+            decision, action = self._driver(room).bot_choice()
             self._apply(room, decision.seat, action, decision.id)
-        except IllegalAction as exc:
-            log.warning("room %s seat %d: bot chose an illegal action (%s); default applied",
-                        room.id, decision.seat, exc.reason)
-            self._apply(room, decision.seat, decision.default, decision.id)
         except Exception:
             log.exception("room %s: bot move failed", room.id)
 
-    def _bot(self, room: Room, seat: int) -> Any:
-        """The bot playing `seat`. A new one (a seat handed over, a host restart, the first
-        move) is first told the game so far by replaying the stored record, so it knows what
-        a bot that sat there from the start would know (docs/BOTS.md)."""
-        bots = self.bots.setdefault(room.id, {})
-        bot = bots.get(seat)
-        if bot is None:
-            setup = room.record.setup
-            seed = (setup.seed if setup else 0) * 8 + seat
-            bot = make_bot(room.record.options.bot, seed)
-            record = self.store.game_record(room.id)
-            if record is not None:
-                replay(record, on_event=lambda _index, event: tell({seat: bot}, [event]))
-            bots[seat] = bot
+    def _driver(self, room: Room) -> GameDriver:
+        """The driver of the room's game; a new one after a reload or a new game."""
+        driver = self.drivers.get(room.id)
+        if driver is None or driver.state is not room.state:
+            assert room.state is not None
+            driver = self.drivers[room.id] = GameDriver(
+                room.state, make_bot=lambda seat: self._new_bot(room.id, seat),
+                on_bot_refused=lambda seat, problem: log.warning(
+                    "room %s seat %d: %s; default applied", room.id, seat, problem))
+        return driver
+
+    def _new_bot(self, room_id: str, seat: int) -> Bot:
+        """A bot for `seat` (a seat handed over, a host restart, the first move), first told
+        the game so far by replaying the stored record, so it knows what a bot that sat
+        there from the start would know (docs/BOTS.md)."""
+        room = self.rooms[room_id]
+        setup = room.record.setup
+        seed = (setup.seed if setup else 0) * 8 + seat
+        bot = make_bot(room.record.options.bot, seed)
+        record = self.store.game_record(room_id)
+        if record is not None:
+            replay(record, on_event=lambda _index, event: tell({seat: bot}, [event]))
         return bot
 
     def _timeout(self, room_id: str, decision_id: int) -> None:

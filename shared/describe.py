@@ -125,4 +125,7 @@ def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
         return f"{seat} (José Delgado) discards {card} for 2 cards"
     if k == "time_up":
         return f"Time ran out for {seat}: {_DEFAULT_CHOSEN.get(e.note, 'the default is chosen')}"
+    if k == "game_stopped":
+        return "The game stopped: the rules engine failed on the last move. Nothing more can " \
+            "be played at this table."
     return f"{k}: {seat} {target}"

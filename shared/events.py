@@ -14,6 +14,12 @@ def time_up(seat: int, default: Action) -> Event:
     return Event(kind="time_up", seat=seat, note=default.kind)
 
 
+def game_stopped() -> Event:
+    """Not an engine event: the engine failed on the last answer, and this game cannot go on
+    (whoever drives it says so to the table, and does not retry)."""
+    return Event(kind="game_stopped")
+
+
 def visible_to(event: Event, viewer: int | None) -> bool:
     """Whether `viewer` (None: a spectator) may see the event's `cards`."""
     return not event.private_to or viewer in event.private_to

@@ -10,13 +10,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from shared import rng
-from shared.bots import make_bot, tell
-from shared.engine import apply, start_game
+from shared.bots import make_bot
+from shared.driver import Bot, GameDriver, GameFailed
+from shared.engine import start_game
 from shared.invariants import problems
-from shared.model import GameState
+from shared.model import Action, Event, GameState
 from shared.record import GameRecord, move_of
 from shared.setup import Setup
-from shared.views import view
+from shared.views import TableView
 
 TURN_CAP = 1000
 
@@ -98,27 +99,39 @@ def _hand_limit_breach(state: GameState, events) -> str | None:
     return None
 
 
+class _Timed:
+    """A bot whose decisions are timed; everything else (`observe`) goes to the bot itself."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self._bot = bot
+        self._times = times
+
+    def choose(self, seat_view: TableView) -> Action:
+        started = time.perf_counter()
+        action = self._bot.choose(seat_view)
+        self._times.append(time.perf_counter() - started)
+        return action
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._bot, name)
+
+
 def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
               timings: dict[str, list[float]] | None = None) -> tuple[GameState, int]:
     """Play one game to the end; returns the final state and the number of actions.
-    Raises InvariantBreach (carrying the game record) on the first broken invariant.
-    With `timings`, each decision's duration is appended under its bot kind."""
+    Raises InvariantBreach (carrying the game record) on the first broken invariant or an
+    engine failure. With `timings`, each decision's duration is appended under its bot kind."""
     state, events = start_game(setup)
-    bots = {seat: make_bot(kind, setup.seed * 31 + seat) for seat, kind in enumerate(bot_kinds)}
-    tell(bots, events)
+    bots: dict[int, Bot] = {
+        seat: make_bot(kind, setup.seed * 31 + seat) for seat, kind in enumerate(bot_kinds)}
+    if timings is not None:
+        bots = {seat: _Timed(bot, timings[bot_kinds[seat]]) for seat, bot in bots.items()}
+    driver = GameDriver(state, bots)
+    driver.tell(events)
     record = GameRecord(setup=setup)
-    actions = 0
-    while state.winner is None:
-        decision = state.pending
-        seat_view = view(state, decision.seat)
-        started = time.perf_counter()
-        action = bots[decision.seat].choose(seat_view)
-        if timings is not None:
-            timings[bot_kinds[decision.seat]].append(time.perf_counter() - started)
-        record.actions.append(move_of(decision.seat, action))
-        events = apply(state, decision.seat, action)
-        tell(bots, events)
-        actions += 1
+
+    def observe(seat: int, action: Action, events: list[Event]) -> None:
+        record.actions.append(move_of(seat, action))
         if check:
             found = problems(state)
             breach = _hand_limit_breach(state, events)
@@ -128,7 +141,15 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
                 raise InvariantBreach("; ".join(found), record)
         if state.turn_number > TURN_CAP:
             raise InvariantBreach(f"the game did not end within {TURN_CAP} turns", record)
-    return state, actions
+
+    driver.observers.append(observe)
+    try:
+        driver.run_bots()
+    except GameFailed as failure:
+        if failure.seat is not None and failure.action is not None:
+            record.actions.append(move_of(failure.seat, failure.action))
+        raise InvariantBreach(failure.reason, record) from failure
+    return state, len(record.actions)
 
 
 def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[str]]:

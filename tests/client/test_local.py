@@ -3,6 +3,9 @@ game over, themes and NO_COLOR."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import msgspec
 from client_helpers import table_of, until
 
@@ -10,13 +13,15 @@ from client.app import BangApp
 from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.prompt import PromptScreen
-from client.session import LocalSession, LocalTable
+from client.session import LocalSession, LocalTable, ViewUpdate
 from client.widgets.choices import ChoicePanel
 from client.widgets.countdown import Countdown
 from client.widgets.seat import SeatPanel
 from shared.cards import CARDS
 from shared.engine.refs import resolve
+from shared.model import Action, Event
 from shared.setup import Scenario, SeatRig, Setup
+from shared.views import TableView
 
 NAMES = ["Rosa", "Carlo", "Gina", "Tex"]
 
@@ -293,3 +298,43 @@ async def test_the_log_shows_the_newest_lines_and_scrolls_back() -> None:
         log.scroll_back(-100)
         assert shown()[-1] == "who is far away"
         assert "line 1\nline 2" in log.text()
+
+
+
+class Recorder:
+    """Wraps a real bot and keeps what it is told."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.seen: list[Event] = []
+
+    def choose(self, view: TableView) -> Action:
+        return self.bot.choose(view)
+
+    def observe(self, events: list[Event]) -> None:
+        self.seen.extend(events)
+        self.bot.observe(events)
+
+
+async def test_offline_bots_are_told_what_happens_at_the_table() -> None:
+    """Offline play runs through the game driver: each bot observes every event (before, the
+    offline bots never did, and played without their role inference)."""
+    session = LocalSession(LocalTable(setup=Setup(players=4, seed=9), seat=None, bot_delay=0))
+    await session.start()
+    assert session.game is not None
+    recorders = {seat: Recorder(bot) for seat, bot in session.game.bots.items()}
+    session.game.bots = dict(recorders)
+    updates = [u async for u in _until_over(session)]
+    await session.close()
+    shown = [(e.kind, e.seat, e.target) for u in updates[1:] for e in u.events]
+    assert len(recorders) == 4 and len(shown) > 50
+    for recorder in recorders.values():
+        assert [(e.kind, e.seat, e.target) for e in recorder.seen] == shown
+
+
+async def _until_over(session: LocalSession) -> AsyncIterator[ViewUpdate]:
+    async for update in session.events():
+        if isinstance(update, ViewUpdate):
+            yield update
+            if update.view.winner is not None:
+                return

@@ -275,11 +275,12 @@ async def test_a_failed_commit_is_rolled_back_in_the_bots_memory_too(
         [p.SeatUpdate], redo  # redone
     for _ in range(10_000):  # the bots play on until Ann must decide again
         state = host.rooms[room].state
-        if state.winner is not None or (state.pending.seat == 0 and len(host.bots[room]) == 2):
+        if state.winner is not None or \
+                (state.pending.seat == 0 and len(host.drivers[room].bots) == 2):
             break
         await asyncio.sleep(0)
     everything = all_events(host, room)
-    for seat, bot in host.bots[room].items():
+    for seat, bot in host.drivers[room].bots.items():
         assert bot.seen == [redact(e, seat) for e in everything], (seat, len(bot.seen))
 
 

@@ -262,39 +262,58 @@ async def test_reclaim_returns_the_same_seat(host: Host, seats: int) -> None:
     assert snapshot.seat == 1 and snapshot.view == view(host.rooms[room].state, 1)
 
 
-@pytest.mark.parametrize("failure", ["engine", "storage"])
-async def test_a_failure_mid_action_rolls_back_by_replay(host: Host, failure: str,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_storage_failure_mid_action_rolls_back_by_replay(
+        host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
-
-    import server.host as host_module
 
     clients, room = table(host)
     start(clients, room)
     for _ in range(5):
         play_one(host, clients, room)
     before = encode_state(host.rooms[room].state)
-    real_apply = host_module.apply
-
-    def broken_apply(*args, **kwargs):
-        real_apply(*args, **kwargs)  # the state is changed, then something breaks
-        raise RuntimeError("injected engine bug")
 
     def broken_save(*args, **kwargs):
         raise sqlite3.OperationalError("disk I/O error (injected)")
 
-    if failure == "engine":
-        monkeypatch.setattr(host_module, "apply", broken_apply)
-    else:
-        monkeypatch.setattr(host.store, "save_action", broken_save)
+    monkeypatch.setattr(host.store, "save_action", broken_save)
     decision = host.rooms[room].state.pending
     answer = clients[decision.seat].reply(p.Act(room=room, decision=decision.id,
                                                 action=decision.default))
-    assert answer.code == ("internal" if failure == "engine" else "storage")
+    assert answer.code == "storage"
     assert encode_state(host.rooms[room].state) == before
     monkeypatch.undo()
     play_one(host, clients, room)  # and the game goes on
     assert host.rooms[room].state.actions == 6
+
+
+async def test_an_engine_failure_stops_the_game_where_it_was_and_tells_the_table(
+        host: Host) -> None:
+    """Never retried (the same move would fail again), never silent: the room goes back to
+    its last stored state, is over, and every seat's log says the game stopped."""
+    clients, room = table(host)
+    start(clients, room)
+    for _ in range(5):
+        play_one(host, clients, room)
+    for player in host.rooms[room].state.players:  # a card that does not exist: the engine
+        player.hand.append(9999)                   # fails once it looks at it
+    acted = 5
+    for _ in range(30):
+        decision = host.rooms[room].state.pending
+        answer = clients[decision.seat].reply(p.Act(room=room, decision=decision.id,
+                                                    action=decision.default))
+        if not isinstance(answer, p.SeatUpdate):
+            break
+        acted += 1
+    assert isinstance(answer, p.Error) and answer.code == "internal", answer
+    assert "game is stopped" in answer.message
+    state = host.rooms[room].state  # as stored: the bad card was never stored
+    assert state.actions == acted and not any(9999 in pl.hand for pl in state.players)
+    assert host.rooms[room].status == "over" and host.timers.deadline(room) is None
+    told = [m for m in public_of(host, p.room_topic(room)) if isinstance(m, p.RoomDelta)]
+    assert [e.kind for e in told[-1].events] == ["game_stopped"]
+    again = clients[decision.seat].reply(p.Act(room=room, decision=decision.id,
+                                               action=decision.default))
+    assert again.code == "over"
 
 
 async def test_export_gives_a_record_that_replays_to_the_same_game(
