@@ -7,7 +7,10 @@ from shared.model import GameState, Player
 
 
 def has_in_play(player: Player, key: str) -> bool:
-    return any(KEY[c] == key for c in player.in_play)
+    for card in player.in_play:  # noqa: SIM110 (a loop is faster; runs for every distance)
+        if KEY[card] == key:
+            return True
+    return False
 
 
 def weapon_of(player: Player) -> int | None:
@@ -37,28 +40,60 @@ def seats_from(state: GameState, seat: int) -> list[int]:
     return [(seat + i) % n for i in range(n) if state.players[(seat + i) % n].alive]
 
 
-def base_distance(state: GameState, a: int, b: int) -> int:
-    """Seats between a and b among the living, the shorter way round."""
-    players = state.players
+#: Seat distances by which seats are alive: a game only ever has a few such patterns.
+_RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def _ring(state: GameState) -> tuple[tuple[int, ...], ...]:
+    """`_ring(state)[a][b]`: the seats between a and b among the living, the shorter way
+    round (for a dead a or b: counting every seat)."""
+    alive = tuple([p.alive for p in state.players])
+    ring = _RINGS.get(alive)
+    if ring is None:
+        ring = _RINGS[alive] = tuple(
+            tuple(_seats_between(alive, a, b) for b in range(len(alive)))
+            for a in range(len(alive)))
+    return ring
+
+
+def _seats_between(alive: tuple[bool, ...], a: int, b: int) -> int:
     if a == b:
         return 0
-    if not (players[a].alive and players[b].alive):
-        n, clockwise = len(players), (b - a) % len(players)
+    if not (alive[a] and alive[b]):
+        n, clockwise = len(alive), (b - a) % len(alive)
     else:
-        n = sum(1 for p in players if p.alive)
+        n = sum(alive)
         low, high = min(a, b), max(a, b)
-        between = sum(1 for p in players[low + 1:high] if p.alive)
+        between = sum(alive[low + 1:high])
         clockwise = between + 1 if a < b else n - between - 1
     return min(clockwise, n - clockwise)
+
+
+def base_distance(state: GameState, a: int, b: int) -> int:
+    """Seats between a and b among the living, the shorter way round."""
+    return _ring(state)[a][b]
+
+
+def _seen_from(seen: Player) -> int:
+    """What `seen` adds to every distance to it: Mustang and Paul Regret."""
+    return has_in_play(seen, "mustang") + (seen.character == "paul_regret")
+
+
+def _sight(seer: Player) -> int:
+    """What `seer` takes off every distance: Scope and Rose Doolan."""
+    return has_in_play(seer, "scope") + (seer.character == "rose_doolan")
 
 
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
     seer, seen = state.players[a], state.players[b]
-    d = base_distance(state, a, b)
-    d += has_in_play(seen, "mustang") + (seen.character == "paul_regret")
-    d -= has_in_play(seer, "scope") + (seer.character == "rose_doolan")
-    return max(d, 1)
+    return max(_ring(state)[a][b] + _seen_from(seen) - _sight(seer), 1)
+
+
+def distances_from(state: GameState, a: int) -> list[int]:
+    """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
+    row, sight = _ring(state)[a], _sight(state.players[a])
+    return [max(row[p.seat] + _seen_from(p) - sight, 1) for p in state.players]
 
 
 def reach(state: GameState, seat: int) -> int:

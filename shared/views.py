@@ -89,9 +89,10 @@ def private_part(state: GameState, viewer: int) -> Private:
     alone to the seat, so it is computed without the rest of the view."""
     me = state.players[viewer]
     reach = rules.reach(state, viewer) if me.alive else 0
+    seen = rules.distances_from(state, viewer) if me.alive else None
     distances = tuple(
-        rules.distance(state, viewer, p.seat) if me.alive and p.alive and p.seat != viewer
-        else None for p in state.players)
+        seen[p.seat] if seen is not None and p.alive and p.seat != viewer else None
+        for p in state.players)
     decision = state.pending if state.pending is not None and state.pending.seat == viewer \
         else None
     return Private(

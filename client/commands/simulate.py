@@ -13,6 +13,7 @@ from shared.simulate import InvariantBreach, simulate
 EXAMPLES = """examples:
   bang simulate --games 1000 --players 4
   bang simulate --games 500 --players 3-7 --seed 42 --json
+  bang simulate --games 2000 --players 4-7 --bots random --no-check --json
   bang simulate --games 1000 --players 5 --bots normal,easy,random,normal,easy --json
   bang simulate --games 200 --players 4-7 --bots normal,easy,random --timing
 """
@@ -45,7 +46,7 @@ def register(subparsers) -> None:
         "simulate",
         help="play complete games between bots and report speed and results",
         description="Play N complete games between bots, checking every rule invariant after "
-        "every action. Prints games/s and actions/s. Exits 1 and prints the game record on the "
+        "every action (unless --no-check). Prints games/s and actions/s. Exits 1 and prints the game record on the "
         "first broken invariant or a game that does not end.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -60,6 +61,9 @@ def register(subparsers) -> None:
                         help="comma-separated bot kinds, dealt to the seats in a random order "
                         "each game (missing seats get 'random'; default: all random); "
                         f"kinds: {', '.join(BOT_KINDS)}")
+    parser.add_argument("--no-check", dest="check", action="store_false",
+                        help="skip the invariant checks after every action (to time the "
+                        "engine and the bots alone)")
     parser.add_argument("--timing", action="store_true",
                         help="measure every bot decision and report median/p99/max ms per kind")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         result = simulate(args.games, args.players, args.seed, args.bots, args.pool,
-                          timing=args.timing)
+                          check=args.check, timing=args.timing)
     except InvariantBreach as breach:
         print(f"bang simulate: invariant broken: {breach}", file=sys.stderr)
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)
