@@ -605,10 +605,12 @@ class Host:
         room = self._current(room_id, decision_id)
         if room is None:
             return
-        decision = room.state.pending  # type: ignore[union-attr]
+        state = room.state
+        assert state is not None and state.pending is not None  # checked by _current
+        decision = state.pending
         bot = self._bot(room, decision.seat)
         try:
-            action = bot.choose(view(room.state, decision.seat))  # type: ignore[arg-type]
+            action = bot.choose(view(state, decision.seat))
             self._apply(room, decision.seat, action, decision.id)
         except IllegalAction as exc:
             log.warning("room %s seat %d: bot chose an illegal action (%s); default applied",
@@ -637,7 +639,8 @@ class Host:
         room = self._current(room_id, decision_id)
         if room is None:
             return
-        decision = room.state.pending  # type: ignore[union-attr]
+        assert room.state is not None and room.state.pending is not None  # checked by _current
+        decision = room.state.pending
         log.info("room %s seat %d: time is up for %s, default applied", room.id, decision.seat,
                  decision.kind)
         try:
