@@ -65,7 +65,7 @@ def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
     """Seat 0's view after each action of a random-bot game."""
     state, events = start_game(Setup(players=players, seed=seed))
     bots = [RandomBot(seed + seat) for seat in range(players)]
-    updates = []
+    updates: list[ViewUpdate] = []
     while len(updates) < limit:
         seen = [redact(e, 0) for e in events]
         updates.append(ViewUpdate(view(state, 0), tuple(describe(e, state, 0) for e in seen)))
@@ -178,9 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {kind:6} first frame: {percentiles(first)}")
             print(f"  {kind:6} last frame:  {percentiles(last)}")
     for label, offline in (("bang play", False), ("bang play --offline", True)):
-        times = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
-                 for _ in range(args.starts)]
-        ms = sorted(t * 1000 for t in times)
+        startups = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
+                    for _ in range(args.starts)]
+        ms = sorted(t * 1000 for t in startups)
         print(f"start-up to a drawn table, {label}: median {statistics.median(ms):.0f} ms, "
               f"min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms (n={len(ms)})")
     return 0
