@@ -172,7 +172,7 @@ class PlayMixin(EngineCore):
         elif key == "general_store":
             self.open_store(seat)
         elif key in ("panic", "cat_balou"):
-            assert action.target is not None  # so do Panic! and Cat Balou
+            assert action.target is not None  # Panic! and Cat Balou always have a target
             mode = "steal" if key == "panic" else "discard"
             s.stack.append(MoveFrame(seat, action.target, action.pick, mode))
         elif key == "gatling":
@@ -184,7 +184,7 @@ class PlayMixin(EngineCore):
                 if not is_immune(s, t, card, seat):
                     s.stack.append(IndiansFrame(seat, t, card))
         elif key == "duel":
-            assert action.target is not None  # and the Duel
+            assert action.target is not None  # the Duel always has a target
             s.stack.append(DuelFrame(seat, action.target, action.target, card))
 
     def equip(self, seat: int, card: int, target: int | None) -> None:
