@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shared.bots import make_bot
+from shared.bots import Bot, make_bot
 from shared.describe import describe
-from shared.driver import Bot, GameDriver, GameFailed
+from shared.driver import GameDriver, GameFailed
 from shared.engine import IllegalAction, start_game
 from shared.events import game_stopped, redact
 from shared.model import Action, Event, GameState
@@ -180,7 +180,7 @@ class LocalSession(Session):
 
     def _show(self, table: TableView, seen: list[Event], deadline: float | None = None) -> None:
         self._last_view = table
-        lines = tuple(describe(e, self.state, self.seat) for e in seen)
+        lines = tuple(describe(e, table, self.seat) for e in seen)
         self.emit(ViewUpdate(table, tuple(line for line in lines if line), deadline,
                              tuple(seen)))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import math
 import os
 import pty
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 from fcntl import ioctl
 
 from client.app import BangApp
@@ -62,6 +64,11 @@ class FeedSession(Session):
         return None
 
 
+def _seen_after(seen: Callable[[GameState, list[Event]], None], state: GameState,
+                _seat: int, _action: Action, events: list[Event]) -> None:
+    seen(state, events)
+
+
 def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
     """Seat 0's view after each action of random-bot games (a new one when one ends)."""
     updates: list[ViewUpdate] = []
@@ -74,7 +81,7 @@ def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
         state, events = start_game(Setup(players=players, seed=seed + len(updates)))
         seen(state, events)
         driver = GameDriver(state, {s: RandomBot(seed + s) for s in range(players)})
-        driver.observers.append(lambda _seat, _action, events, state=state: seen(state, events))
+        driver.observers.append(functools.partial(_seen_after, seen, state))
         while driver.bot_to_move() and len(updates) < limit:
             driver.play_bot()
     return updates
@@ -181,9 +188,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {kind:6} first frame: {percentiles(first)}")
             print(f"  {kind:6} last frame:  {percentiles(last)}")
     for label, offline in (("bang play", False), ("bang play --offline", True)):
-        times = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
-                 for _ in range(args.starts)]
-        ms = sorted(t * 1000 for t in times)
+        startups = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
+                    for _ in range(args.starts)]
+        ms = sorted(t * 1000 for t in startups)
         print(f"start-up to a drawn table, {label}: median {statistics.median(ms):.0f} ms, "
               f"min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms (n={len(ms)})")
     return 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 from server import legacy
 from server.host import TICK, Host
@@ -105,7 +106,8 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
             await asyncio.sleep(TICK)
             host.tick()
 
-    tasks = [asyncio.create_task(send()), asyncio.create_task(keep_house()),
+    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(send()),
+                                        asyncio.create_task(keep_house()),
              asyncio.create_task(stop.wait()), inbound.closed, outbound.closed]
     host.on_output = publish_now
     try:

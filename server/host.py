@@ -28,8 +28,8 @@ from server.store import Store
 from server.timers import DecisionTimers
 from shared import crypto
 from shared import protocol as p
-from shared.bots import BOT_KINDS, make_bot, tell
-from shared.driver import Bot, GameDriver, GameFailed
+from shared.bots import BOT_KINDS, Bot, make_bot, tell
+from shared.driver import GameDriver, GameFailed
 from shared.engine import IllegalAction
 from shared.events import game_stopped
 from shared.model import Action, Event
@@ -647,7 +647,8 @@ class Host:
         room = self._current(room_id, decision_id)
         if room is None:
             return
-        decision = room.state.pending  # type: ignore[union-attr]
+        assert room.state is not None and room.state.pending is not None  # checked by _current
+        decision = room.state.pending
         log.info("room %s seat %d: time is up for %s, default applied", room.id, decision.seat,
                  decision.kind)
         try:

@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final, Literal, Protocol
+
 from shared.cards import CARDS
 from shared.events import visible_to
 from shared.model import Event
 from shared.roles import ROLE_NAMES
 
-ALL = "all"  # a viewer who sees everything (replays, the host's own log)
+ALL: Final = "all"  # a viewer who sees everything (replays, the host's own log)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class _Table(Protocol):
+    """A game state or a view: anything with the players by seat."""
+
+    @property
+    def players(self) -> Sequence[_Named]: ...
 
 
 def _label(card: int | None) -> str:
     return CARDS[card].label if card is not None and card >= 0 else "nothing"
 
 
-def _cards(event: Event, viewer) -> str:
+def _cards(event: Event, viewer: int | None | Literal["all"]) -> str:
     if event.cards and (viewer == ALL or visible_to(event, viewer)):
         return ", ".join(_label(c) for c in event.cards)
     n = event.count
@@ -26,7 +41,8 @@ _DEFAULT_CHOSEN = {"end_turn": "the turn ends", "take_hit": "takes the hit",
                    "die": "no Beer to save them", "draw_deck": "draws from the deck"}
 
 
-def describe(event: Event, table, viewer: int | None | str = ALL) -> str:
+def describe(event: Event, table: _Table | Sequence[str],
+             viewer: int | None | Literal["all"] = ALL) -> str:
     """One line for `event`. `table` is a state, a view, or the players' names by seat;
     `viewer` is the seat the line is for (None: a spectator, "all": everything shown)."""
     names = [p.name for p in table.players] if hasattr(table, "players") else list(table)

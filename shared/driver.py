@@ -16,19 +16,12 @@ decision's default in one place, and an engine failure stops the game the same w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Protocol
 
-from shared.bots import tell
+from shared.bots import Bot, tell
 from shared.engine import IllegalAction, apply
 from shared.events import time_up
 from shared.model import Action, Decision, Event, GameState
-from shared.views import TableView, view
-
-
-class Bot(Protocol):
-    """Decides from its own seat's view only; may also `observe` the events it may see."""
-
-    def choose(self, view: TableView) -> Action: ...
+from shared.views import view
 
 
 class GameFailed(Exception):

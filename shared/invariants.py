@@ -8,9 +8,9 @@ from shared.cards import CARDS, DECK_SIZE, KEY, WEAPON_REACH
 from shared.model import DyingFrame, GameState, KitFrame, StoreFrame
 
 
-def card_places(state: GameState) -> Counter:
+def card_places(state: GameState) -> Counter[int]:
     """How many times each card id appears in some place."""
-    places: Counter = Counter(state.deck)
+    places: Counter[int] = Counter(state.deck)
     places.update(state.discard)
     for p in state.players:
         places.update(p.hand)

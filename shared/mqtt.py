@@ -23,6 +23,7 @@ import socket
 import ssl
 import struct
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from shared.protocol import BrokerAddress
 
@@ -146,7 +147,7 @@ class MqttLink(asyncio.Protocol):
     async def drain(self) -> None:
         """Until the socket has taken most of what was written (or the link is gone)."""
         if not self._writable.is_set():
-            waiting = asyncio.ensure_future(self._writable.wait())
+            waiting: asyncio.Future[Any] = asyncio.ensure_future(self._writable.wait())
             await asyncio.wait({waiting, self.closed}, return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
         if self.closed.done():

@@ -22,7 +22,7 @@ reason.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
@@ -501,6 +501,8 @@ def reply_class(message: HostReply) -> int:
 
 # --- encode / decode -------------------------------------------------------------------------
 
+_T = TypeVar("_T")
+
 _enc = msgspec.msgpack.Encoder()
 _request_dec = msgspec.msgpack.Decoder(Request)
 _outbound_dec = msgspec.msgpack.Decoder(Outbound)
@@ -516,7 +518,7 @@ def encode(message: Any) -> bytes:
     return data
 
 
-def _decode(decoder: msgspec.msgpack.Decoder, data: bytes, what: str) -> Any:
+def _decode(decoder: msgspec.msgpack.Decoder[_T], data: bytes, what: str) -> _T:
     if len(data) > MAX_BYTES:
         raise ProtocolError("too_large", f"{what} of {len(data)} bytes exceeds {MAX_BYTES}")
     try:
@@ -525,8 +527,9 @@ def _decode(decoder: msgspec.msgpack.Decoder, data: bytes, what: str) -> Any:
         raise ProtocolError("invalid", f"{what}: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise ProtocolError("malformed", f"{what} is not valid MessagePack: {exc}") from exc
-    if getattr(message, "v", VERSION) != VERSION:
-        raise ProtocolError("version", f"{what} has version {message.v}; this host speaks "
+    version = getattr(message, "v", VERSION)
+    if version != VERSION:
+        raise ProtocolError("version", f"{what} has version {version}; this host speaks "
                             f"version {VERSION}: upgrade your client")
     return message
 

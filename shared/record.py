@@ -5,6 +5,7 @@ byte for byte. Records are JSON or MessagePack; card fields accept ids or names 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import msgspec
 from msgspec import Struct
@@ -90,7 +91,8 @@ def dump_record(record: GameRecord) -> bytes:
     return json.dumps(msgspec.to_builtins(record), ensure_ascii=False, indent=1).encode()
 
 
-def replay(record: GameRecord, on_event=None) -> GameState:
+def replay(record: GameRecord,
+           on_event: Callable[[int, Event], object] | None = None) -> GameState:
     """Rebuild the state. `on_event(index, event)` sees every event; index -1 is the deal."""
     if record.version != RECORD_VERSION:
         raise RecordError(f"record version {record.version} is not supported")
@@ -103,7 +105,7 @@ def replay(record: GameRecord, on_event=None) -> GameState:
             on_event(-1, event)
     for index, move in enumerate(record.actions):
         try:
-            events: list[Event] = apply(state, move.seat, action_of(state, move))
+            events = apply(state, move.seat, action_of(state, move))
         except (IllegalAction, SetupError) as error:
             raise RecordError(f"action {index} ({move.kind} by seat {move.seat}): {error}") \
                 from error

@@ -6,6 +6,10 @@ identically on every Python version and the state round-trips through MessagePac
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
 _MASK = (1 << 64) - 1
 
 
@@ -29,7 +33,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, value % n
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[_T]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)

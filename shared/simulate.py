@@ -7,11 +7,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from shared import rng
-from shared.bots import make_bot
-from shared.driver import Bot, GameDriver, GameFailed
+from shared.bots import Bot, make_bot
+from shared.driver import GameDriver, GameFailed
 from shared.engine import start_game
 from shared.invariants import problems
 from shared.model import Action, Event, GameState
@@ -20,6 +22,12 @@ from shared.setup import Setup
 from shared.views import TableView
 
 TURN_CAP = 1000
+
+
+class Tally(TypedDict):
+    games: int
+    wins: int
+    rate: float
 
 
 class InvariantBreach(Exception):
@@ -36,9 +44,10 @@ class SimulationResult:
     seconds: float = 0.0
     longest_game_turns: int = 0
     longest_game_actions: int = 0
-    wins: Counter = field(default_factory=Counter)
+    wins: Counter[str | None] = field(default_factory=Counter)
     #: (bot kind, role) -> [games, wins]
-    seats: defaultdict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    seats: defaultdict[tuple[str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0]))
     #: bot kind -> seconds per decision (only when timing is asked for)
     timings: dict[str, list[float]] | None = None
 
@@ -48,8 +57,9 @@ class SimulationResult:
             tally[0] += 1
             tally[1] += player.seat in state.winners
 
-    def by_kind(self) -> dict:
-        table: dict[str, dict] = {}
+    def by_kind(self) -> dict[str, dict[str, Tally]]:
+        """bot kind -> role (and "all") -> games, wins and win rate."""
+        table: dict[str, dict[str, Tally]] = {}
         for (kind, role), (games, wins) in sorted(self.seats.items()):
             table.setdefault(kind, {})[role] = {
                 "games": games, "wins": wins, "rate": round(wins / games, 3)}
@@ -59,7 +69,7 @@ class SimulationResult:
             roles["all"] = {"games": games, "wins": wins, "rate": round(wins / games, 3)}
         return table
 
-    def decision_ms(self) -> dict:
+    def decision_ms(self) -> dict[str, dict[str, float]]:
         out = {}
         for kind, times in sorted((self.timings or {}).items()):
             ordered = sorted(times)
@@ -71,8 +81,8 @@ class SimulationResult:
             }
         return out
 
-    def as_json(self) -> dict:
-        data = {
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "games": self.games,
             "completed": self.completed,
             "wins": dict(self.wins),
@@ -89,13 +99,14 @@ class SimulationResult:
         return data
 
 
-def _hand_limit_breach(state: GameState, events) -> str | None:
+def _hand_limit_breach(state: GameState, events: Iterable[Event]) -> str | None:
     """The turn_end event records the hand size (value) and life (count) at that moment."""
     for event in events:
-        if event.kind == "turn_end" and event.note == "discard phase" \
-                and event.value > event.count:
-            name = state.players[event.seat].name
-            return f"{name} ended the turn with {event.value} cards and {event.count} life"
+        if event.kind == "turn_end" and event.note == "discard phase":
+            assert event.value is not None and event.seat is not None  # the engine sets them
+            if event.value > event.count:
+                name = state.players[event.seat].name
+                return f"{name} ended the turn with {event.value} cards and {event.count} life"
     return None
 
 

@@ -11,6 +11,8 @@ Pure functions; the property tests in tests/net check the two equalities over wh
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec import UNSET, structs
 
 from shared.protocol import Mine, PlayerDelta, TableDelta
@@ -47,7 +49,9 @@ def merge(public: TableView, seat: int, mine: Mine) -> TableView:
         default=mine.default, private=mine.private)
 
 
-def _changed(old: object | None, new: object, names: tuple[str, ...]) -> dict[str, object]:
+# Fields by name, for a Struct's constructor or `structs.replace`: each value has its field's
+# type, which a dict cannot say, so the values are `Any`.
+def _changed(old: object | None, new: object, names: tuple[str, ...]) -> dict[str, Any]:
     return {name: getattr(new, name) for name in names
             if old is None or getattr(new, name) != getattr(old, name)}
 
@@ -83,7 +87,7 @@ def patch(old: TableView | None, delta: TableDelta) -> TableView:
     return structs.replace(old, **fields)
 
 
-def _set(change: PlayerDelta) -> dict[str, object]:
+def _set(change: PlayerDelta) -> dict[str, Any]:
     return {name: value for name in _PLAYER if (value := getattr(change, name)) is not UNSET}
 
 

@@ -23,6 +23,7 @@ from msgspec import UNSET
 from shared import crypto
 from shared import protocol as p
 from shared.mqtt import MqttError, MqttLink
+from shared.views import PendingView
 
 #: Seconds a lean seat waits for the answer to a request.
 REQUEST_TIMEOUT = 10.0
@@ -102,7 +103,7 @@ class LeanSeat:
         # The room being played and what this seat knows of it.
         self.room: str | None = None
         self.seat: int | None = None
-        self.decision: p.PendingView | None = None
+        self.decision: PendingView | None = None
         self.options: tuple[Any, ...] = ()
         self.finished = False  # the game is over
         self.wake = asyncio.Event()  # set when the game ends or this seat must decide

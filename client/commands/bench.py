@@ -229,7 +229,7 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
         result |= {"connect_clients": connect, "connect_window_s": connect_window,
                    "connect_welcomed": len(welcomes),
                    "connect_p50_ms": _pct(welcomes, 0.5), "connect_p99_ms": _pct(welcomes, 0.99)}
-    if flooded is not None:
+    if flood is not None and flooded is not None:
         result |= _flood_figures(flood, flooded)
     return result
 

@@ -46,8 +46,8 @@ def register(subparsers) -> None:
         "simulate",
         help="play complete games between bots and report speed and results",
         description="Play N complete games between bots, checking every rule invariant after "
-        "every action (unless --no-check). Prints games/s and actions/s. Exits 1 and prints the game record on the "
-        "first broken invariant or a game that does not end.",
+        "every action (unless --no-check). Prints games/s and actions/s. Exits 1 and prints "
+        "the game record on the first broken invariant or a game that does not end.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -272,8 +272,10 @@ class LobbyScreen(Screen[None]):
             await self._request(self.remote.start(self.my_room, bots=True))
 
     def action_create(self) -> None:
-        self.app.push_screen(CreateRoomScreen(self.i18n, self.player_name),
-                             callback=self._create)
+        async def create(form: RoomForm | None) -> None:  # a screen callback returns nothing
+            await self._create(form)
+
+        self.app.push_screen(CreateRoomScreen(self.i18n, self.player_name), callback=create)
 
     async def _create(self, form: RoomForm | None) -> str | None:
         """Create a room and sit in it (or watch it); its id."""

@@ -270,6 +270,7 @@ class TableScreen(Screen[None]):
             panel.show("", [], None)
             self._light_targets([])
             return
+        assert view.pending is not None  # there are options: the decision is pending
         choices = self._choices()
         if self.selected is None:
             self._show_waiting()
@@ -284,7 +285,7 @@ class TableScreen(Screen[None]):
         self._light_targets(choices if self.selected is not None else [])
         # Take the focus for a new decision or a new card, not on every update: someone may
         # be reading a seat's ability (Tab) while the others play.
-        key = (view.pending.id, self.selected)  # type: ignore[union-attr]
+        key = (view.pending.id, self.selected)
         if key != self._focused_for:
             self._focused_for = key
             panel.option_list.focus()

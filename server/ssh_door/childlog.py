@@ -71,6 +71,6 @@ class ChildLog:
                 self._emit(line)
         return True
 
-    def _emit(self, line: bytes) -> None:
+    def _emit(self, line: bytes | bytearray) -> None:
         if line.strip() and (self._budget is None or self._budget.spend(len(line))):
             log.warning("%s client: %s", self.label, line.decode("utf-8", "replace").rstrip())

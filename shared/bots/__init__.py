@@ -5,18 +5,28 @@ optional `observe(events)`; whoever runs a game calls it after every applied act
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol
 
 from shared.bots.policy import EasyBot, NormalBot
 from shared.bots.random_bot import RandomBot
 from shared.events import redact
-from shared.model import Event
+from shared.model import Action, Event
+from shared.views import TableView
+
+
+class Bot(Protocol):
+    """What every bot does (`observe(events)` is optional: see `tell`)."""
+
+    def choose(self, view: TableView) -> Action: ...
+
 
 #: Bot kinds by name, as rooms and `bang simulate --bots` refer to them.
-BOT_KINDS = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot}
+BOT_KINDS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot, "easy": EasyBot, "normal": NormalBot}
 
 
-def make_bot(kind: str, seed: int):
+def make_bot(kind: str, seed: int) -> Bot:
     try:
         return BOT_KINDS[kind](seed)
     except KeyError:

@@ -63,12 +63,15 @@ class Beliefs:
         for event in events:
             weight = hostility(event)
             if weight:
+                assert event.seat is not None and event.target is not None  # else weight is 0
                 self._aggression[(event.seat, event.target)] += weight
 
     def roles(self, view: TableView, infer: bool = True) -> dict[int, Probs]:
         """Role probabilities for every seat (certainties for known roles, mine included)."""
         n = len(view.players)
-        known = {p.seat: p.role for p in view.players if p.role is not None}
+        known: dict[int, str | None] = {
+            p.seat: p.role for p in view.players if p.role is not None}
+        assert view.viewer is not None  # a bot decides from a seat's view
         known.setdefault(view.viewer, view.role)
         left = Counter(ROLE_DEAL[n])
         left.subtract(r for r in known.values() if r is not None)
@@ -89,9 +92,11 @@ class Beliefs:
 
         def target_lean(seat: int) -> float:
             if seat == view.viewer:
+                assert view.role is not None  # a seat's view has the seat's role
                 return LEAN.get(view.role, 0.0) * (SELF_DAMPING if secret else 1.0)
-            if known.get(seat) is not None:
-                return LEAN[known[seat]]
+            role = known.get(seat)
+            if role is not None:
+                return LEAN[role]
             return sum(p * LEAN[r] for r, p in posterior[seat].items())
 
         lean = dict.fromkeys(unknown, 0.0)

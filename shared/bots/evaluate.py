@@ -55,6 +55,7 @@ class Situation:
 
 
 def situation(view: TableView, roles: dict[int, Probs]) -> Situation:
+    assert view.viewer is not None  # a bot decides from a seat's view
     me = view.players[view.viewer]
     others = [p for p in view.players if p.alive and p.seat != view.viewer]
     return Situation(
@@ -69,6 +70,7 @@ def situation(view: TableView, roles: dict[int, Probs]) -> Situation:
 
 def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -> dict[int, float]:
     """How much the viewer wants each living other seat hurt: > 0 foe, < 0 friend."""
+    assert view.role is not None  # a seat's view has the seat's role
     if view.three_player:
         return _enmity_3p(view, others)
     weights = HOSTILE.get(view.role) or _renegade_weights(view, roles, others)
@@ -99,6 +101,7 @@ def _enmity_3p(view: TableView, others: list[PlayerView]) -> dict[int, float]:
     """Three players: my target first; after any elimination, the last one standing wins."""
     if len(others) == 1:
         return {others[0].seat: 1.5}
+    assert view.role is not None  # a seat's view has the seat's role
     target = TARGET_3P.get(view.role)
     return {p.seat: 1.5 if p.role == target else 0.3 for p in others}
 

@@ -34,10 +34,12 @@ def score_play(sit: Situation, action: Action, careful: bool) -> float:
         return _sid(sit, action.cards) if careful else -1.0
     if kind == "chuck":
         return _chuck(sit) if careful else -1.0
+    assert action.card is not None  # jose, play and play_as_bang name their card
     if kind == "jose":
         return 4.0 - keep_value(sit, action.card) if careful else -1.0
     key = KEY[action.card]
     if kind == "play_as_bang" or key == "bang":
+        assert action.target is not None  # a BANG! always has a target
         target = sit.seat(action.target)
         cost = 0.4 * keep_value(sit, action.card) if kind == "play_as_bang" else 0.0
         return _shot(sit, target, careful) - cost
@@ -121,6 +123,7 @@ def _dynamite(sit: Situation, action: Action, careful: bool) -> float:
 
 
 def _jail(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.target is not None  # Jail always has a target
     foe = sit.enmity.get(action.target, 0.0)
     if not careful:
         return 4.0 * foe
@@ -130,6 +133,7 @@ def _jail(sit: Situation, action: Action, careful: bool) -> float:
 
 def _take(sit: Situation, action: Action, careful: bool) -> float:
     """Panic! and Cat Balou: a random hand card, or a chosen card in play."""
+    assert action.card is not None and action.target is not None
     target = sit.seat(action.target)
     foe = sit.enmity.get(action.target, 0.0)
     steals = KEY[action.card] == "panic"
@@ -151,6 +155,7 @@ def _take(sit: Situation, action: Action, careful: bool) -> float:
 
 
 def _duel(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.target is not None  # the Duel always has a target
     target = sit.seat(action.target)
     if not careful:
         return 3.0 * sit.enmity.get(target.seat, 0.0)

@@ -53,6 +53,7 @@ class ScoringBot:
         """The best option after the noise. The noise is drawn from (seed, decision id), so a
         host that rebuilds a bot after a restart (same seed, same events) gets the same
         choices without replaying the bot's earlier decisions."""
+        assert view.pending is not None  # checked by choose()
         jitter = random.Random(self._seed * 1_000_003 + view.pending.id)
         noisy = [s + jitter.gauss(0.0, self.skill.noise) for s in scores]
         return view.options[noisy.index(max(noisy))]
@@ -85,6 +86,7 @@ def _discard(sit: Situation, action: Action, careful: bool) -> float:
         if excess >= 2:  # two cards go anyway: spend them on a life point
             return 5.0 - 0.5 * sum(keep_value(sit, c) for c in action.cards)
         return 2.0 - 0.8 * sum(keep_value(sit, c) for c in action.cards)
+    assert action.card is not None  # every discard option names its card
     return -keep_value(sit, action.card)
 
 
@@ -93,6 +95,7 @@ def _respond_shot(sit: Situation, action: Action, careful: bool) -> float:
     if kind == "barrel":
         return 10.0
     if kind == "missed":
+        assert action.card is not None and sit.view.pending is not None
         missed_left = sum(1 for o in sit.view.options if o.kind == "missed")
         if missed_left < sit.view.pending.needed:
             return -1.0  # cannot cancel it: keep the cards
@@ -120,17 +123,20 @@ def _discard_bang(sit: Situation, action: Action, careful: bool) -> float:
         return 0.0
     if not careful:
         return 2.0
+    assert action.card is not None  # discard_bang names its card
     life_value = {1: 10.0, 2: 6.0, 3: 3.0}.get(sit.me.life, 2.0)
     return life_value - 0.5 * keep_value(sit, action.card)
 
 
 def _store_pick(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.pick is not None  # every pick option names its card
     return keep_value(sit, action.pick)
 
 
 def _lucky_pick(sit: Situation, action: Action, careful: bool) -> float:
     """Hearts save from Jail and Barrel and never blow the Dynamite; any other card but a
     2-9 of Spades at least keeps the Dynamite quiet."""
+    assert action.pick is not None  # every pick option names its card
     card = CARDS[action.pick]
     if card.suit == "hearts":
         return 2.0
@@ -138,6 +144,7 @@ def _lucky_pick(sit: Situation, action: Action, careful: bool) -> float:
 
 
 def _put_back(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.pick is not None  # every put_back option names its card
     return -keep_value(sit, action.pick)
 
 
@@ -145,8 +152,10 @@ def _draw_source(sit: Situation, action: Action, careful: bool) -> float:
     if action.kind == "draw_deck":
         return 0.5
     if action.kind == "draw_discard":
+        assert sit.view.pending is not None  # the bot is deciding
         top = sit.view.pending.card
         return keep_value(sit, top) - 2.5 if top is not None else -1.0
+    assert action.target is not None  # draw_player names its target
     if not careful:
         return sit.enmity.get(action.target, 0.0)
     target = sit.seat(action.target)
@@ -155,6 +164,7 @@ def _draw_source(sit: Situation, action: Action, careful: bool) -> float:
 
 
 def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.card is not None  # every give option names its card
     value = keep_value(sit, action.card)
     if careful and KEY[action.card] in ("missed", "beer") and sit.low:
         value += 3.0

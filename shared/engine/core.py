@@ -6,6 +6,8 @@ seat. `Engine.run()` advances automatic work and stores the next decision in `st
 
 from __future__ import annotations
 
+from typing import TypedDict, Unpack
+
 from shared import rng
 from shared.cards import KEY, SUIT
 from shared.model import (
@@ -13,10 +15,12 @@ from shared.model import (
     Decision,
     DyingFrame,
     Event,
+    Frame,
     GameState,
     GringoFrame,
     LuckyFrame,
     Player,
+    ShotFrame,
     TurnFrame,
 )
 from shared.roles import (
@@ -35,6 +39,29 @@ from shared.rules import next_alive
 FLIP_NOTHING = -1  # a "draw!" with no card left anywhere: it fails
 
 
+class EventFields(TypedDict, total=False):
+    """The fields of an Event besides its kind (see shared.model.Event)."""
+
+    seat: int | None
+    target: int | None
+    card: int | None
+    cards: tuple[int, ...]
+    count: int
+    private_to: tuple[int, ...]
+    value: int | None
+    note: str
+
+
+class DecisionContext(TypedDict, total=False):
+    """The optional fields of a Decision (see shared.model.Decision)."""
+
+    source: int | None
+    card: int | None
+    needed: int
+    shown: tuple[int, ...]
+    private: tuple[int, ...]
+
+
 class EngineCore:
     def __init__(self, state: GameState) -> None:
         self.s = state
@@ -42,11 +69,11 @@ class EngineCore:
 
     # --- events and decisions -----------------------------------------------------------
 
-    def emit(self, kind: str, **fields) -> None:
+    def emit(self, kind: str, **fields: Unpack[EventFields]) -> None:
         self.events.append(Event(kind, **fields))
 
     def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
-            **context) -> Decision:
+            **context: Unpack[DecisionContext]) -> Decision:
         return Decision(
             id=self.s.actions,
             seat=seat,
@@ -96,7 +123,7 @@ class EngineCore:
         self.emit("flip", seat=seat, card=card, note=note)
         return card
 
-    def draw_check(self, frame, seat: int, purpose: str) -> int | None:
+    def draw_check(self, frame: TurnFrame | ShotFrame, seat: int, purpose: str) -> int | None:
         """The card a "draw!" shows, or None while Lucky Duke is choosing between two.
 
         The chosen card comes back through `frame.drawn`."""
@@ -197,10 +224,9 @@ class EngineCore:
         s = self.s
         alive = [p for p in s.players if p.alive]
         if s.three_player:
-            killer_role = s.players[killer].role if killer is not None else None
             if (killer is not None and s.players[killer].alive and not s.last_alive_goal
-                    and TARGET_3P[killer_role] == s.players[dead].role):
-                return self.end_game(SIDE_3P[killer_role], [killer])
+                    and TARGET_3P[s.players[killer].role] == s.players[dead].role):
+                return self.end_game(SIDE_3P[s.players[killer].role], [killer])
             s.last_alive_goal = True
             if len(alive) == 1:
                 return self.end_game(SIDE_3P[alive[0].role], [alive[0].seat])
@@ -225,7 +251,7 @@ class EngineCore:
 
     # --- the loop ------------------------------------------------------------------------
 
-    def step(self, frame) -> Decision | None:  # pragma: no cover - provided by the Engine
+    def step(self, frame: Frame) -> Decision | None:  # pragma: no cover - provided by the Engine
         raise NotImplementedError
 
     def run(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from shared import rng
 from shared.cards import ALL_CARD_IDS, KEY
 from shared.characters import CHARACTER_POOLS, CHARACTERS
@@ -89,7 +91,7 @@ def _hand_size(player: Player) -> int:
     return 5 if player.character == "big_spencer" else player.life
 
 
-def _deal_hands(state: GameState, seats) -> None:
+def _deal_hands(state: GameState, seats: Iterable[int]) -> None:
     for seat in seats:
         p = state.players[seat]
         for _ in range(_hand_size(p)):
@@ -147,7 +149,8 @@ def _rig(state: GameState, scenario: Scenario) -> None:
         state.turn = scenario.turn
     if scenario.start not in ("start", "play"):
         raise SetupError("scenario start must be 'start' or 'play'")
-    state.stack = [TurnFrame(state.turn)]
+    first = TurnFrame(state.turn)
+    state.stack = [first]
     if scenario.start == "play":
-        state.stack[0].step = "play"
+        first.step = "play"
         state.turn_number = 1

@@ -70,6 +70,7 @@ def explain(state: GameState, seat: int, action: Action) -> str:
 
 
 def _explain_play(state: GameState, seat: int, action: Action) -> str | None:
+    assert action.card is not None  # explain() calls this only for an action with a card
     player = state.players[seat]
     key = KEY[action.card]
     name = CARD_NAMES[key]

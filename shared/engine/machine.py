@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from shared.engine.play import PlayMixin
 from shared.engine.responses import ResponseMixin
 from shared.engine.turn import TurnMixin
@@ -10,6 +13,7 @@ from shared.model import (
     Decision,
     DuelFrame,
     DyingFrame,
+    Frame,
     GringoFrame,
     IndiansFrame,
     KitFrame,
@@ -23,7 +27,7 @@ from shared.model import (
 
 
 class Engine(TurnMixin, PlayMixin, ResponseMixin):
-    def step(self, frame) -> Decision | None:
+    def step(self, frame: Frame) -> Decision | None:
         return _STEP[type(frame)](self, frame)
 
     def resolve(self, action: Action) -> None:
@@ -31,7 +35,8 @@ class Engine(TurnMixin, PlayMixin, ResponseMixin):
         _RESOLVE[type(frame)](self, frame, action)
 
 
-_STEP = {
+# Each handler takes the frame type it is keyed by, which a dict's type cannot say: `Any`.
+_STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     TurnFrame: Engine.step_turn,
     ShotFrame: Engine.step_shot,
     DyingFrame: Engine.step_dying,
@@ -45,13 +50,13 @@ _STEP = {
     YoulFrame: Engine.step_youl,
 }
 
-_RESOLVE = {
+_RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
     TurnFrame: Engine.resolve_turn,
     ShotFrame: Engine.resolve_shot,
     DyingFrame: Engine.resolve_dying,
     IndiansFrame: Engine.resolve_indians,
     DuelFrame: Engine.resolve_duel,
-    StoreFrame: lambda engine, frame, action: engine.store_take(frame, action.pick),
+    StoreFrame: Engine.resolve_store,
     LuckyFrame: Engine.resolve_lucky,
     KitFrame: Engine.resolve_kit,
     YoulFrame: Engine.resolve_youl,

@@ -140,14 +140,17 @@ class PlayMixin(EngineCore):
             self.draw_to_hand(seat, 2, note="Chuck Wengam")
             return
         if kind == "jose":
+            assert action.card is not None  # every jose option names its card
             s.jose_uses += 1
             self.discard_from_hand(seat, action.card)
             self.emit("jose", seat=seat, card=action.card)
             self.draw_to_hand(seat, 2, note="José Delgado")
             return
         card = action.card
+        assert card is not None  # every play and play_as_bang option names its card
         key = KEY[card]
         if kind == "play_as_bang" or key == "bang":
+            assert action.target is not None  # a BANG! always has a target
             self.fire_bang(seat, card, action.target, as_bang=kind == "play_as_bang")
             return
         if key in BLUE:
@@ -169,6 +172,7 @@ class PlayMixin(EngineCore):
         elif key == "general_store":
             self.open_store(seat)
         elif key in ("panic", "cat_balou"):
+            assert action.target is not None  # Panic! and Cat Balou always have a target
             mode = "steal" if key == "panic" else "discard"
             s.stack.append(MoveFrame(seat, action.target, action.pick, mode))
         elif key == "gatling":
@@ -180,11 +184,13 @@ class PlayMixin(EngineCore):
                 if not is_immune(s, t, card, seat):
                     s.stack.append(IndiansFrame(seat, t, card))
         elif key == "duel":
+            assert action.target is not None  # the Duel always has a target
             s.stack.append(DuelFrame(seat, action.target, action.target, card))
 
     def equip(self, seat: int, card: int, target: int | None) -> None:
         s = self.s
         holder = target if KEY[card] == "jail" else seat
+        assert holder is not None  # Jail always has a target
         s.players[seat].hand.remove(card)
         if KEY[card] in WEAPON_REACH:
             old = weapon_of(s.players[seat])

@@ -3,6 +3,8 @@ Indians!, fatal hits, General Store picks, Lucky Duke, Kit Carlson, Youl Grinner
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shared.cards import KEY
 from shared.engine.core import EngineCore
 from shared.engine.turn import is_heart
@@ -18,6 +20,7 @@ from shared.model import (
     MoveFrame,
     ShotFrame,
     StoreFrame,
+    TurnFrame,
     YoulFrame,
 )
 from shared.rules import alive_count, barrel_draws
@@ -27,6 +30,10 @@ DIE = Action("die")
 
 
 class ResponseMixin(EngineCore):
+    if TYPE_CHECKING:  # provided by PlayMixin (shared.engine.play)
+        def sid_options(self, seat: int) -> list[Action]: ...
+        def resolve_sid(self, seat: int, action: Action) -> None: ...
+
     def bang_cards_for_discard(self, seat: int) -> list[int]:
         """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
         p = self.s.players[seat]
@@ -80,6 +87,7 @@ class ResponseMixin(EngineCore):
             frame.barrels_used += 1
             frame.step = "barrel"
         elif kind == "missed":
+            assert action.card is not None  # every Missed! option names its card
             self.discard_from_hand(target, action.card)
             self.emit("play", seat=target, card=action.card,
                       note="" if KEY[action.card] == "missed" else "as Missed!")
@@ -114,6 +122,7 @@ class ResponseMixin(EngineCore):
     def resolve_dying(self, frame: DyingFrame, action: Action) -> None:
         seat = frame.seat
         if action.kind == "beer":
+            assert action.card is not None  # every Beer option names its card
             self.discard_from_hand(seat, action.card)
             self.emit("play", seat=seat, card=action.card, note="to survive")
             self.heal(seat)
@@ -141,6 +150,7 @@ class ResponseMixin(EngineCore):
 
     def resolve_indians(self, frame: IndiansFrame, action: Action) -> None:
         if action.kind == "discard_bang":
+            assert action.card is not None  # every discard_bang option names its card
             self.s.stack.pop()
             self.discard_from_hand(frame.target, action.card)
             self.emit("play", seat=frame.target, card=action.card, note="against Indians!")
@@ -163,6 +173,7 @@ class ResponseMixin(EngineCore):
         current = frame.current
         other = frame.challenger if current == frame.challenged else frame.challenged
         if action.kind == "discard_bang":
+            assert action.card is not None  # every discard_bang option names its card
             self.discard_from_hand(current, action.card)
             self.emit("play", seat=current, card=action.card, target=other, note="in the Duel")
             frame.current = other
@@ -190,6 +201,10 @@ class ResponseMixin(EngineCore):
         options = [Action("pick", pick=c) for c in frame.cards]
         return self.ask(picker, "store_pick", options, options[0], shown=tuple(frame.cards))
 
+    def resolve_store(self, frame: StoreFrame, action: Action) -> None:
+        assert action.pick is not None  # every store_pick option names its card
+        self.store_take(frame, action.pick)
+
     def store_take(self, frame: StoreFrame, card: int) -> None:
         picker = frame.order.pop(0)
         frame.cards.remove(card)
@@ -203,7 +218,9 @@ class ResponseMixin(EngineCore):
     def resolve_lucky(self, frame: LuckyFrame, action: Action) -> None:
         s = self.s
         s.stack.pop()
-        s.stack[-1].drawn = action.pick
+        below = s.stack[-1]  # the frame that asked for the "draw!" (see EngineCore.draw_check)
+        assert isinstance(below, (TurnFrame, ShotFrame))
+        below.drawn = action.pick
         self.emit("lucky_pick", seat=frame.seat, card=action.pick, note=frame.purpose)
 
     def step_kit(self, frame: KitFrame) -> Decision | None:
@@ -212,6 +229,7 @@ class ResponseMixin(EngineCore):
                         private=tuple(frame.cards))
 
     def resolve_kit(self, frame: KitFrame, action: Action) -> None:
+        assert action.pick is not None  # every put_back option names its card
         s = self.s
         s.stack.pop()
         kept = tuple(c for c in frame.cards if c != action.pick)
@@ -229,6 +247,7 @@ class ResponseMixin(EngineCore):
         return self.ask(frame.giver, "youl_give", options, options[0], source=frame.receiver)
 
     def resolve_youl(self, frame: YoulFrame, action: Action) -> None:
+        assert action.card is not None  # every give option names its card
         s = self.s
         s.stack.pop()
         s.players[frame.giver].hand.remove(action.card)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shared.cards import CARDS, KEY, SUIT
 from shared.engine.core import FLIP_NOTHING, EngineCore
 from shared.model import Action, Decision, KitFrame, MoveFrame, TurnFrame, YoulFrame
@@ -19,6 +21,12 @@ def is_heart(card: int) -> bool:
 
 
 class TurnMixin(EngineCore):
+    if TYPE_CHECKING:  # provided by PlayMixin (shared.engine.play)
+        def play_options(self, seat: int) -> list[Action]: ...
+        def sid_options(self, seat: int) -> list[Action]: ...
+        def resolve_sid(self, seat: int, action: Action) -> None: ...
+        def resolve_play(self, frame: TurnFrame, action: Action) -> None: ...
+
     def step_turn(self, frame: TurnFrame) -> Decision | None:
         s = self.s
         seat = frame.seat
@@ -154,6 +162,7 @@ class TurnMixin(EngineCore):
             self.emit("draw_discard", seat=seat, card=card)
             frame.step = "draw_rest"
         else:  # draw_player: Jesse Jones takes a random card from that hand
+            assert action.target is not None  # every draw_player option names its target
             frame.step = "draw_rest"
             s.stack.append(MoveFrame(seat, action.target, None, "steal"))
 
@@ -162,6 +171,7 @@ class TurnMixin(EngineCore):
             self.resolve_draw_source(frame, action)
         elif frame.step == "discard":
             if action.kind == "discard":
+                assert action.card is not None  # every discard option names its card
                 self.discard_from_hand(frame.seat, action.card)
                 self.emit("discard", seat=frame.seat, card=action.card)
             else:
