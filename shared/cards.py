@@ -48,8 +48,9 @@ CARD_NAMES = {
     "winchester": "Winchester",
 }
 
-#: Italian names from the rulebook.
-CARD_NAMES_IT = {
+#: Display names by language code, then card key. Italian: the rulebook's own (seed 000).
+CARD_NAMES_BY_LANG: dict[str, dict[str, str]] = {"en": CARD_NAMES}
+CARD_NAMES_BY_LANG["it"] = {
     "bang": "BANG!",
     "missed": "Mancato!",
     "beer": "Birra",

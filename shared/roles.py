@@ -8,7 +8,11 @@ OUTLAW = "outlaw"
 RENEGADE = "renegade"
 
 ROLE_NAMES = {SHERIFF: "Sheriff", DEPUTY: "Deputy", OUTLAW: "Outlaw", RENEGADE: "Renegade"}
-ROLE_NAMES_IT = {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"}
+#: Role names by language code.
+ROLE_NAMES_BY_LANG: dict[str, dict[str, str]] = {
+    "en": ROLE_NAMES,
+    "it": {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"},
+}
 
 #: The roles dealt for each player count (seed 000). Three players use the special variant.
 ROLE_DEAL: dict[int, tuple[str, ...]] = {

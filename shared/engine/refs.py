@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from shared.cards import CARD_NAMES, CARD_NAMES_IT, CARDS, SUIT_SYMBOL
+from shared.cards import CARD_NAMES, CARD_NAMES_BY_LANG, CARDS, SUIT_SYMBOL
 from shared.engine.errors import SetupError
 
 _SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -18,7 +18,7 @@ def _simplify(text: str) -> str:
 
 _KEY_BY_NAME: dict[str, str] = {}
 for _key in CARD_NAMES:
-    for _name in (_key, CARD_NAMES[_key], CARD_NAMES_IT[_key]):
+    for _name in (_key, *(names[_key] for names in CARD_NAMES_BY_LANG.values())):
         _KEY_BY_NAME[_simplify(_name)] = _key
 _KEY_BY_NAME["carabine"] = "carabine"
 

@@ -1,4 +1,4 @@
-"""Text: both languages complete, every event and every offered action readable, settings."""
+"""Text: every language complete, every event and every offered action readable, settings."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from client.cli import build_parser
 from client.commands.common import remember_broker, settings_for
-from client.describe_it import describe_it
-from client.i18n import I18n, ability_keys_it, card_text_keys, ui_keys
+from client.i18n import CATALOGS, I18n
+from client.log_writer import describe_event
 from client.render import describe_action, describe_decision
 from client.settings import DEFAULT_BROKER, Settings, load_settings, save_settings
 from shared.bots.random_bot import RandomBot
@@ -23,10 +23,19 @@ from shared.setup import Setup
 from shared.views import view
 
 
-def test_both_languages_have_every_text() -> None:
-    assert ui_keys("en") == ui_keys("it")
-    assert card_text_keys("en") == card_text_keys("it") == set(CARD_NAMES)
-    assert ability_keys_it() == set(CHARACTERS)
+def describe_it(event: Event, table, viewer: int | None) -> str:  # noqa: ANN001
+    italian = CATALOGS["it"]
+    assert italian.log is not None
+    return describe_event(italian, italian.log, event, table, viewer)
+
+
+def test_every_language_has_every_text() -> None:
+    english = CATALOGS["en"]
+    for catalog in CATALOGS.values():
+        assert catalog.ui.keys() == english.ui.keys()
+        assert catalog.card_text.keys() == catalog.card_names.keys() == set(CARD_NAMES)
+        assert catalog.abilities.keys() == set(CHARACTERS)
+        assert catalog.role_names.keys() == english.role_names.keys()
     with pytest.raises(ValueError):
         I18n("fr")
 
