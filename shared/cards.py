@@ -75,6 +75,32 @@ CARD_NAMES_BY_LANG["it"] = {
     "winchester": "Winchester",
 }
 
+#: Spanish names as the Spanish summary gives them (seed 004).
+CARD_NAMES_BY_LANG["es"] = {
+    "bang": "¡BANG!",
+    "missed": "¡Rate!",
+    "beer": "Cerveza",
+    "saloon": "Taberna",
+    "stagecoach": "Convoy",
+    "wells_fargo": "Diligencia",
+    "general_store": "Tienda",
+    "panic": "Robo",
+    "cat_balou": "Rayo",
+    "duel": "Duelo",
+    "gatling": "Gatling",
+    "indians": "¡Indios!",
+    "barrel": "Escondite",
+    "dynamite": "Dinamita",
+    "jail": "Prisión",
+    "mustang": "Mustang",
+    "scope": "Gafas",
+    "volcanic": "Volcánica",
+    "schofield": "Schofield",
+    "remington": "Remington",
+    "carabine": "Rev. Carabine",
+    "winchester": "Winchester",
+}
+
 # Suit and rank of every copy, exactly as printed (DECK.md).
 _DECK_SPEC: dict[str, str] = {
     "bang": "A♠ Q♥ K♥ A♥ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",

@@ -12,6 +12,7 @@ ROLE_NAMES = {SHERIFF: "Sheriff", DEPUTY: "Deputy", OUTLAW: "Outlaw", RENEGADE: 
 ROLE_NAMES_BY_LANG: dict[str, dict[str, str]] = {
     "en": ROLE_NAMES,
     "it": {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"},
+    "es": {SHERIFF: "Sheriff", DEPUTY: "Ayudante", OUTLAW: "Forajido", RENEGADE: "Renegado"},
 }
 
 #: The roles dealt for each player count (seed 000). Three players use the special variant.
