@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.lang import en, es, it
+from client.lang import en, es, hu, it
 from client.lang.catalog import Catalog
 from client.log_writer import describe_event
 from shared.model import Event
 
 CATALOGS: dict[str, Catalog] = {
-    "en": en.CATALOG, "it": it.CATALOG, "es": es.CATALOG,
+    "en": en.CATALOG, "it": it.CATALOG, "es": es.CATALOG, "hu": hu.CATALOG,
 }
 LANGUAGES = tuple(CATALOGS)
 

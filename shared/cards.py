@@ -101,6 +101,33 @@ CARD_NAMES_BY_LANG["es"] = {
     "winchester": "Winchester",
 }
 
+#: Hungarian names: the summary's (seed 003: Ne talált!, Sör, Börtön, Dinamit, Cat Balou,
+#: Gatling), the others in plain Hungarian.
+CARD_NAMES_BY_LANG["hu"] = {
+    "bang": "BANG!",
+    "missed": "Ne talált!",
+    "beer": "Sör",
+    "saloon": "Saloon",
+    "stagecoach": "Postakocsi",
+    "wells_fargo": "Wells Fargo",
+    "general_store": "Szatócsbolt",
+    "panic": "Pánik!",
+    "cat_balou": "Cat Balou",
+    "duel": "Párbaj",
+    "gatling": "Gatling",
+    "indians": "Indiánok!",
+    "barrel": "Hordó",
+    "dynamite": "Dinamit",
+    "jail": "Börtön",
+    "mustang": "Musztáng",
+    "scope": "Távcső",
+    "volcanic": "Volcanic",
+    "schofield": "Schofield",
+    "remington": "Remington",
+    "carabine": "Rev. Carabine",
+    "winchester": "Winchester",
+}
+
 # Suit and rank of every copy, exactly as printed (DECK.md).
 _DECK_SPEC: dict[str, str] = {
     "bang": "A♠ Q♥ K♥ A♥ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",
