@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from shared.cards import CARD_NAMES, CARD_NAMES_BY_LANG, CARDS, SUIT_SYMBOL
 from shared.engine.errors import SetupError
@@ -13,7 +14,9 @@ _RANK_SUIT = re.compile(r"^(10|[2-9JQKA])([♠♥♦♣SHDC])$", re.IGNORECASE)
 
 
 def _simplify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+    """Letters and digits only, accents dropped: "Prisión" and "prision" are the same name."""
+    plain = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", plain)
 
 
 _KEY_BY_NAME: dict[str, str] = {}

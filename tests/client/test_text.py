@@ -103,6 +103,7 @@ def test_every_card_name_of_every_language_is_a_card_reference() -> None:
     for lang, catalog in CATALOGS.items():
         for key, name in catalog.card_names.items():
             assert parse_ref(name) == (key, None, None), (lang, name)
+    assert parse_ref("prision 4h") == ("jail", "hearts", "4")  # accents may be left out
 
 
 @pytest.mark.parametrize("lang", LOG_LANGUAGES)
