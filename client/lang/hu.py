@@ -156,18 +156,16 @@ UI = {
 }
 
 CARD_TEXT = {
-    "bang": "Lőj egy lőtávon belüli játékosra: -1 élet, ha nem véd Ne talált!-tal. 1/kör.",
+    "bang": "Lősz valakire lőtávon belül: -1 élet, ha nem véd Ne talált!-tal. 1/kör.",
     "missed": "Kivéd egy rád irányuló, BANG! jeles lövést (más körében is).",
-    "beer": "+1 életpont. Más körében csak halálos találat ellen. 2 játékosnál hatástalan.",
+    "beer": "+1 életpont. Más körében csak halálos találatra. 2 játékosnál hatástalan.",
     "saloon": "Minden játékban lévő játékos visszakap 1 életpontot.",
     "stagecoach": "Húzz 2 lapot.",
     "wells_fargo": "Húzz 3 lapot.",
-    "general_store": "Élő játékosonként felfordítasz egy lapot; mindenki választ egyet, "
-    "te elsőként.",
-    "panic": "Egy 1 távolságra lévőtől elveszel egy lapot: vakon a kezéből, vagy az "
-    "asztalról.",
+    "general_store": "Élő játékosonként 1 lap felfordítva; mindenki választ, te elsőként.",
+    "panic": "Elveszel egy lapot egy 1 távolságra lévőtől: vakon a kézből, vagy előle.",
     "cat_balou": "Bárki eldob egy lapot: vakon a kezéből, vagy az asztalról.",
-    "duel": "Párbajra hívsz bárkit: felváltva dobtok el BANG!-et; aki nem tud, -1 életpont.",
+    "duel": "Bárkit kihívhatsz: felváltva dobtok el BANG!-et; aki nem tud, -1 élet.",
     "gatling": "Egy BANG! minden más játékosra. Nem számít bele a BANG!-korlátba.",
     "indians": "Mindenki más eldob egy BANG!-et, vagy elveszít 1 életpontot.",
     "barrel": "Ha rád lőnek, „Húzz!”: a kőr Ne talált!-nak számít.",
