@@ -119,7 +119,7 @@ UI = {
     "ask_other": "Döntés: {kind}",
     "wait_play": "játszik",
     "wait_discard": "eldob a megengedett lapszámig",
-    "wait_respond_shot": "válaszol: {card} ({source})",
+    "wait_respond_shot": "válaszol ({source}: {card})",
     "wait_dying": "az utolsó életpontján",
     "wait_respond_indians": "válaszol az Indiánokra ({source})",
     "wait_respond_duel": "párbajban ({source})",
