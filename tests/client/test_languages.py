@@ -36,10 +36,9 @@ async def test_the_table_speaks_the_language_given_with_lang(
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: (t := table_of(app)) is not None and t.view is not None,
                     what="the table")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: all(text in screen_text(app) for text in SHOWN[lang]),
+                    what=f"the table in {lang}")  # the footer comes a moment after the table
         shown = screen_text(app)
-        for text in SHOWN[lang]:
-            assert text in shown, text
         assert "Your hand" not in shown and "in hand" not in shown
         log = app.screen.query_one(GameLog).text().split("\n")
         assert log[:2] == LOG_START[lang]
