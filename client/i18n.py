@@ -1,437 +1,57 @@
-"""English and Italian text for the client: UI strings, card names and effects, character
-abilities and role names. Italian card names are the rulebook's own (shared.cards)."""
+"""All text the client shows, in the user's language: one catalog per language (client.lang),
+looked up the same way for every language."""
 
 from __future__ import annotations
 
-from shared.cards import CARD_NAMES, CARD_NAMES_IT
-from shared.characters import CHARACTERS
-from shared.roles import ROLE_NAMES, ROLE_NAMES_IT
+from collections.abc import Sequence
 
-LANGUAGES = ("en", "it")
+from client.lang import en, es, hu, it
+from client.lang.catalog import Catalog
+from client.log_writer import describe_event
+from shared.model import Event
 
-_CARD_TEXT = {
-    "en": {
-        "bang": "Shoot a player within your reach: 1 hit unless they play Missed!. One per turn.",
-        "missed": "Cancel a BANG!-symbol hit aimed at you (out of turn).",
-        "beer": "Regain 1 life. Out of turn only against a fatal hit. Useless with 2 left.",
-        "saloon": "Every player in play regains 1 life.",
-        "stagecoach": "Draw 2 cards.",
-        "wells_fargo": "Draw 3 cards.",
-        "general_store": "Reveal one card per living player; each takes one, you first.",
-        "panic": "Take a card from a player at distance 1: random from hand, or one in play.",
-        "cat_balou": "Any player discards a card: random from hand, or one in play.",
-        "duel": "Challenge anyone: discard BANG!s in turn; the first who cannot loses 1 life.",
-        "gatling": "A BANG! to every other player. Not limited to one per turn.",
-        "indians": "Every other player discards a BANG! or loses 1 life.",
-        "barrel": "When shot, \"draw!\": Hearts counts as a Missed!.",
-        "dynamite": "Passes left each turn; \"draw!\" 2-9 of Spades: it explodes, 3 hits.",
-        "jail": "On anyone but the Sheriff: they \"draw!\" and skip the turn unless Hearts.",
-        "mustang": "Others see you at distance +1.",
-        "scope": "You see others at distance -1.",
-        "volcanic": "Weapon, reach 1: play any number of BANG! cards.",
-        "schofield": "Weapon, reach 2.",
-        "remington": "Weapon, reach 3.",
-        "carabine": "Weapon, reach 4.",
-        "winchester": "Weapon, reach 5.",
-    },
-    "it": {
-        "bang": "Spara a un giocatore a portata: 1 danno se non gioca un Mancato!. Una per turno.",
-        "missed": "Annulla un colpo con il simbolo BANG! diretto a te (fuori turno).",
-        "beer": "Recupera 1 punto vita. Fuori turno solo contro un colpo mortale. "
-        "Inutile in 2.",
-        "saloon": "Tutti i giocatori in gioco recuperano 1 punto vita.",
-        "stagecoach": "Pesca 2 carte.",
-        "wells_fargo": "Pesca 3 carte.",
-        "general_store": "Scopri una carta per giocatore vivo; ognuno ne prende una, "
-        "tu per primo.",
-        "panic": "Prendi una carta a un giocatore a distanza 1: a caso dalla mano o una in gioco.",
-        "cat_balou": "Un giocatore qualsiasi scarta una carta: a caso dalla mano o una in gioco.",
-        "duel": "Sfida chiunque: a turno scartate BANG!; chi non può perde 1 punto vita.",
-        "gatling": "Un BANG! a ogni altro giocatore. Non conta come carta BANG!.",
-        "indians": "Ogni altro giocatore scarta un BANG! o perde 1 punto vita.",
-        "barrel": "Quando ti sparano, \"estrai!\": Cuori vale come un Mancato!.",
-        "dynamite": "Passa a sinistra ogni turno; \"estrai!\" 2-9 di Picche: esplode, 3 danni.",
-        "jail": "A chiunque tranne lo Sceriffo: \"estrae!\" e salta il turno se non è Cuori.",
-        "mustang": "Gli altri ti vedono a distanza +1.",
-        "scope": "Vedi gli altri a distanza -1.",
-        "volcanic": "Arma, gittata 1: puoi giocare quante carte BANG! vuoi.",
-        "schofield": "Arma, gittata 2.",
-        "remington": "Arma, gittata 3.",
-        "carabine": "Arma, gittata 4.",
-        "winchester": "Arma, gittata 5.",
-    },
+CATALOGS: dict[str, Catalog] = {
+    "en": en.CATALOG, "it": it.CATALOG, "es": es.CATALOG, "hu": hu.CATALOG,
 }
-
-_ABILITY_IT = {
-    "bart_cassidy": "Ogni volta che perde un punto vita, pesca una carta dal mazzo.",
-    "black_jack": "In fase 1 mostra la seconda carta pescata: se è Cuori o Quadri ne pesca "
-    "un'altra.",
-    "calamity_janet": "Può usare i Mancato! come BANG! e viceversa.",
-    "el_gringo": "Ogni punto vita perso per una carta di un altro giocatore gli fa pescare una "
-    "carta a caso dalla mano di quel giocatore.",
-    "jesse_jones": "In fase 1 può pescare la prima carta a caso dalla mano di un giocatore.",
-    "jourdonnais": "Ha sempre un Barile in gioco; con un Barile reale \"estrae!\" due volte.",
-    "kit_carlson": "In fase 1 guarda le prime 3 carte del mazzo, ne tiene 2 e rimette l'altra.",
-    "lucky_duke": "Ogni volta che deve \"estrarre!\" scopre 2 carte e sceglie il risultato.",
-    "paul_regret": "Ha sempre un Mustang in gioco: gli altri lo vedono a distanza +1.",
-    "pedro_ramirez": "In fase 1 può pescare la prima carta dalla cima degli scarti.",
-    "rose_doolan": "Ha sempre un Mirino in gioco: vede gli altri a distanza -1.",
-    "sid_ketchum": "In qualunque momento può scartare 2 carte per recuperare 1 punto vita.",
-    "slab_the_killer": "Per annullare le sue carte BANG! servono 2 Mancato!.",
-    "suzy_lafayette": "Non appena rimane senza carte in mano, ne pesca una dal mazzo.",
-    "vulture_sam": "Quando un personaggio è eliminato, prende tutte le sue carte.",
-    "willy_the_kid": "Nel suo turno può giocare quante carte BANG! vuole.",
-    "apache_kid": "Le carte di Quadri giocate dagli avversari non hanno effetto su di lui "
-    "(tranne nel Duello).",
-    "chuck_wengam": "Nel suo turno può perdere 1 punto vita per pescare 2 carte, ma non "
-    "l'ultimo.",
-    "jose_delgado": "Nel suo turno può scartare una carta blu dalla mano per pescare 2 carte, "
-    "fino a due volte.",
-    "pixie_pete": "In fase 1 pesca 3 carte invece di 2.",
-    "big_spencer": "Inizia con 5 carte in mano. Non può giocare Mancato!.",
-    "youl_grinner": "Prima di pescare, chi ha più carte di lui gli dà una carta a scelta.",
-    "madam_yto": "Ogni volta che viene giocata una Birra, da chiunque, pesca una carta.",
-    "colorado_bill": "Ogni volta che gioca una carta BANG! \"estrae!\": su Picche il colpo non "
-    "si può evitare.",
-    "henry_block": "Chi pesca o scarta una sua carta è prima bersaglio di un BANG!.",
-    "annie_versary": "Può giocare qualunque carta come se fosse una carta BANG!.",
-}
-
-_UI: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "BANG!",
-        "connected": "connected",
-        "connecting": "connecting…",
-        "reconnecting": "connection lost, reconnecting…",
-        "unreachable": "cannot reach the broker ({reason}); trying again…",
-        "offline": "local game",
-        "disconnected": "not connected",
-        "spectating": "spectating",
-        "turn_of": "{name}'s turn",
-        "your_turn": "Your turn",
-        "deck": "deck {deck} · discard {discard}",
-        "round": "turn {n}",
-        "you": "you",
-        "dead": "eliminated",
-        "hand_count": "{n} in hand",
-        "distance": "dist {d}",
-        "reach": "reach {n}",
-        "your_hand": "Your hand",
-        "no_hand": "(no cards)",
-        "log": "Log",
-        "waiting_for": "Waiting for {name}: {what}",
-        "pick_card": "1-9 or ←/→: a card · ↑/↓: a choice · Enter: confirm · Esc: back",
-        "choose": "↑/↓ or 1-9: a choice · Enter: confirm · p: show the prompt again",
-        "refused": "Refused: {reason}",
-        "no_start": "Could not join the table: {reason}",
-        "not_your_turn": "Not your turn: {name} is deciding",
-        "you_are_out": "You are out: watch, but give the living no hints",
-        "not_now": "Not playable now",
-        "confirm_end_turn": "End your turn? You could still play: {cards}.",
-        "confirm_quit": "Quit while the game is on? The table goes on without you; "
-                        "come back to your seat from the lobby.",
-        "confirm_quit_local": "Quit while the game is on?",
-        "confirm_yes": "Yes (y)",
-        "confirm_no": "No (n)",
-        "seconds_left": "{n}s left",
-        "no_timeout": "no time limit",
-        "game_over": "Game over",
-        "winner": "Winner: {side}",
-        "rematch": "Rematch",
-        "quit": "Quit",
-        "back": "Back",
-        "help": "Help",
-        "rules": "Rules",
-        "cards": "Cards",
-        "characters": "Characters",
-        "keys": "Keys",
-        "lobby": "Lobby",
-        "rooms": "Rooms",
-        "room": "Room",
-        "seats": "Seats",
-        "status": "Status",
-        "options": "Options",
-        "create_room": "Create room",
-        "take_seat": "Take seat",
-        "ready": "Ready",
-        "start": "Start",
-        "watch": "Watch",
-        "players": "Players",
-        "pool": "Characters",
-        "pool_all": "all 26",
-        "pool_base": "base 16",
-        "timeout": "Turn timeout (s)",
-        "bots": "Start now, with bots in the free seats",
-        "name": "Name",
-        "role": "Role",
-        "no_rooms": "No rooms yet: create one.",
-        "no_such_room": "No room here is called or numbered {room!r}.",
-        "waiting": "waiting",
-        "playing": "playing",
-        "finished": "finished",
-        "bot": "bot",
-        "free": "free",
-        "ready_mark": "ready",
-        "key_id": "key {id}",
-        "side_sheriff": "the Sheriff and the Deputies",
-        "side_outlaws": "the Outlaws",
-        "side_renegade": "the Renegade",
-        "side_3p_deputy": "the Deputy",
-        "side_3p_outlaw": "the Outlaw",
-        "side_3p_renegade": "the Renegade",
-        "key_cards": "1-9, 0: pick a card of your hand",
-        "key_arrows": "←/→ move along your hand, ↑/↓ move in a list",
-        "key_enter": "Enter: confirm · Esc: back out",
-        "key_end": "e: end your turn (asks first if a card could still be played)",
-        "key_log": "l: show or hide the game log",
-        "key_help": "? or F1: this help · Ctrl+P: command palette",
-        "key_theme": "t: light/dark theme",
-        "key_quit": "Ctrl+Q: quit (asks first during a game)",
-        "key_seats": "Tab: move through the seats (a seat's key id and ability show below the "
-                     "table)",
-        "key_marks": "▶ whose turn · … deciding · ★ Sheriff · ● life · ✓ playable / in reach"
-        " · ✗ out of reach",
-        "cmd_end_turn": "End turn",
-        "cmd_toggle_log": "Toggle game log",
-        "cmd_theme": "Toggle light/dark theme",
-        "cmd_help": "Show help",
-        # decisions: what is being asked
-        "ask_play": "Play cards or end your turn",
-        "ask_discard": "Discard down to your hand limit",
-        "ask_respond_shot": "{source} shoots you with {card}: Missed! needed {n}",
-        "ask_dying": "A fatal hit! Save yourself with Beer or fall",
-        "ask_respond_indians": "Indians! from {source}: discard a BANG! or lose 1 life",
-        "ask_respond_duel": "Duel with {source}: discard a BANG! or lose 1 life",
-        "ask_store_pick": "General Store: take one card",
-        "ask_lucky_pick": "Lucky Duke: choose the \"draw!\" result",
-        "ask_kit_put_back": "Kit Carlson: put one card back on the deck",
-        "ask_draw_source": "Draw your first card from…",
-        "ask_youl_give": "Give Youl Grinner one card from your hand",
-        "ask_other": "Decide: {kind}",
-        "wait_play": "playing",
-        "wait_discard": "discarding down to the hand limit",
-        "wait_respond_shot": "answering {source}'s {card}",
-        "wait_dying": "on the last life point",
-        "wait_respond_indians": "answering {source}'s Indians!",
-        "wait_respond_duel": "in a Duel with {source}",
-        "wait_store_pick": "choosing at the General Store",
-        "wait_lucky_pick": "choosing the \"draw!\" result (Lucky Duke)",
-        "wait_kit_put_back": "putting a card back (Kit Carlson)",
-        "wait_draw_source": "choosing where to draw from",
-        "wait_youl_give": "giving a card to Youl Grinner",
-        "wait_other": "{kind}",
-        # actions: how an option is offered
-        "act_play": "Play {card}",
-        "act_play_target": "Play {card} on {target}",
-        "act_play_pick": "Play {card} on {target}: take {pick}",
-        "act_play_random": "Play {card} on {target}: a random card from the hand",
-        "act_play_as_bang": "Play {card} as BANG! on {target}",
-        "act_sid": "Sid Ketchum: discard {cards} to regain 1 life",
-        "act_chuck": "Chuck Wengam: lose 1 life to draw 2 cards",
-        "act_jose": "José Delgado: discard {card} to draw 2 cards",
-        "act_end_turn": "End your turn",
-        "act_discard": "Discard {card}",
-        "act_missed": "Play {card} as Missed!",
-        "act_barrel": "\"Draw!\" for the Barrel",
-        "act_take_hit": "Take the hit",
-        "act_beer": "Drink {card}",
-        "act_die": "Fall: you are eliminated",
-        "act_discard_bang": "Discard {card}",
-        "act_pick": "Take {pick}",
-        "act_lucky_pick": "Use {pick} as the result",
-        "act_put_back": "Put {pick} back",
-        "act_draw_deck": "Draw from the deck",
-        "act_draw_player": "Draw at random from {target}'s hand",
-        "act_draw_discard": "Take the top of the discard pile",
-        "act_give": "Give {card}",
-        "act_other": "{kind}",
-    },
-    "it": {
-        "title": "BANG!",
-        "connected": "connesso",
-        "connecting": "connessione…",
-        "reconnecting": "connessione persa, riconnessione…",
-        "unreachable": "broker irraggiungibile ({reason}); nuovo tentativo…",
-        "offline": "partita locale",
-        "disconnected": "non connesso",
-        "spectating": "spettatore",
-        "turn_of": "turno di {name}",
-        "your_turn": "Tocca a te",
-        "deck": "mazzo {deck} · scarti {discard}",
-        "round": "turno {n}",
-        "you": "tu",
-        "dead": "eliminato",
-        "hand_count": "{n} in mano",
-        "distance": "dist {d}",
-        "reach": "gittata {n}",
-        "your_hand": "La tua mano",
-        "no_hand": "(nessuna carta)",
-        "log": "Cronaca",
-        "waiting_for": "In attesa di {name}: {what}",
-        "pick_card": "1-9 o ←/→: una carta · ↑/↓: una scelta · Invio: conferma · Esc: indietro",
-        "choose": "↑/↓ o 1-9: una scelta · Invio: conferma · p: mostra di nuovo la domanda",
-        "refused": "Rifiutato: {reason}",
-        "no_start": "Impossibile sedersi al tavolo: {reason}",
-        "not_your_turn": "Non è il tuo turno: decide {name}",
-        "you_are_out": "Sei fuori: guarda, ma senza suggerimenti ai vivi",
-        "not_now": "Non si può giocare ora",
-        "confirm_end_turn": "Finire il turno? Potresti ancora giocare: {cards}.",
-        "confirm_quit": "Uscire a partita in corso? Il tavolo continua senza di te; "
-                        "puoi tornare al tuo posto dalla lobby.",
-        "confirm_quit_local": "Uscire a partita in corso?",
-        "confirm_yes": "Sì (y)",
-        "confirm_no": "No (n)",
-        "seconds_left": "{n}s rimasti",
-        "no_timeout": "nessun limite di tempo",
-        "game_over": "Partita finita",
-        "winner": "Vince: {side}",
-        "rematch": "Rivincita",
-        "quit": "Esci",
-        "back": "Indietro",
-        "help": "Aiuto",
-        "rules": "Regole",
-        "cards": "Carte",
-        "characters": "Personaggi",
-        "keys": "Tasti",
-        "lobby": "Sala",
-        "rooms": "Stanze",
-        "room": "Stanza",
-        "seats": "Posti",
-        "status": "Stato",
-        "options": "Opzioni",
-        "create_room": "Crea stanza",
-        "take_seat": "Siediti",
-        "ready": "Pronto",
-        "start": "Inizia",
-        "watch": "Guarda",
-        "players": "Giocatori",
-        "pool": "Personaggi",
-        "pool_all": "tutti e 26",
-        "pool_base": "i 16 base",
-        "timeout": "Tempo per decidere (s)",
-        "bots": "Inizia subito, con bot nei posti liberi",
-        "name": "Nome",
-        "role": "Ruolo",
-        "no_rooms": "Nessuna stanza: creane una.",
-        "no_such_room": "Qui nessuna stanza si chiama o ha il numero {room!r}.",
-        "waiting": "in attesa",
-        "playing": "in gioco",
-        "finished": "finita",
-        "bot": "bot",
-        "free": "libero",
-        "ready_mark": "pronto",
-        "key_id": "chiave {id}",
-        "side_sheriff": "lo Sceriffo e i Vice",
-        "side_outlaws": "i Fuorilegge",
-        "side_renegade": "il Rinnegato",
-        "side_3p_deputy": "il Vice",
-        "side_3p_outlaw": "il Fuorilegge",
-        "side_3p_renegade": "il Rinnegato",
-        "key_cards": "1-9, 0: scegli una carta della tua mano",
-        "key_arrows": "←/→ scorri la mano, ↑/↓ scorri un elenco",
-        "key_enter": "Invio: conferma · Esc: annulla",
-        "key_end": "e: fine del turno (chiede conferma se puoi ancora giocare una carta)",
-        "key_log": "l: mostra o nascondi la cronaca",
-        "key_help": "? o F1: questo aiuto · Ctrl+P: comandi",
-        "key_theme": "t: tema chiaro/scuro",
-        "key_quit": "Ctrl+Q: esci (chiede conferma a partita in corso)",
-        "key_seats": "Tab: scorri i posti (la chiave del giocatore e l'abilità del personaggio "
-                     "appaiono sotto il tavolo)",
-        "key_marks": "▶ di turno · … sta decidendo · ★ Sceriffo · ● punti vita · ✓ giocabile / a"
-        " portata · ✗ fuori portata",
-        "cmd_end_turn": "Fine del turno",
-        "cmd_toggle_log": "Mostra/nascondi la cronaca",
-        "cmd_theme": "Tema chiaro/scuro",
-        "cmd_help": "Aiuto",
-        "ask_play": "Gioca carte o passa il turno",
-        "ask_discard": "Scarta fino al limite della mano",
-        "ask_respond_shot": "{source} ti spara con {card}: servono {n} Mancato!",
-        "ask_dying": "Colpo mortale! Salvati con una Birra o cadi",
-        "ask_respond_indians": "Indiani! da {source}: scarta un BANG! o perdi 1 punto vita",
-        "ask_respond_duel": "Duello con {source}: scarta un BANG! o perdi 1 punto vita",
-        "ask_store_pick": "Emporio: prendi una carta",
-        "ask_lucky_pick": "Lucky Duke: scegli il risultato dell'estrazione",
-        "ask_kit_put_back": "Kit Carlson: rimetti una carta sul mazzo",
-        "ask_draw_source": "Pesca la prima carta da…",
-        "ask_youl_give": "Dai a Youl Grinner una carta dalla tua mano",
-        "ask_other": "Decidi: {kind}",
-        "wait_play": "sta giocando",
-        "wait_discard": "scarta fino al limite della mano",
-        "wait_respond_shot": "risponde a {card} di {source}",
-        "wait_dying": "è all'ultimo punto vita",
-        "wait_respond_indians": "risponde agli Indiani! di {source}",
-        "wait_respond_duel": "è in Duello con {source}",
-        "wait_store_pick": "sceglie all'Emporio",
-        "wait_lucky_pick": "sceglie il risultato dell'estrazione (Lucky Duke)",
-        "wait_kit_put_back": "rimette una carta sul mazzo (Kit Carlson)",
-        "wait_draw_source": "sceglie da dove pescare",
-        "wait_youl_give": "dà una carta a Youl Grinner",
-        "wait_other": "{kind}",
-        "act_play": "Gioca {card}",
-        "act_play_target": "Gioca {card} su {target}",
-        "act_play_pick": "Gioca {card} su {target}: prendi {pick}",
-        "act_play_random": "Gioca {card} su {target}: una carta a caso dalla mano",
-        "act_play_as_bang": "Gioca {card} come BANG! su {target}",
-        "act_sid": "Sid Ketchum: scarta {cards} per recuperare 1 punto vita",
-        "act_chuck": "Chuck Wengam: perdi 1 punto vita e pesca 2 carte",
-        "act_jose": "José Delgado: scarta {card} e pesca 2 carte",
-        "act_end_turn": "Passa il turno",
-        "act_discard": "Scarta {card}",
-        "act_missed": "Gioca {card} come Mancato!",
-        "act_barrel": "\"Estrai!\" per il Barile",
-        "act_take_hit": "Incassa il colpo",
-        "act_beer": "Bevi {card}",
-        "act_die": "Cadi: sei eliminato",
-        "act_discard_bang": "Scarta {card}",
-        "act_pick": "Prendi {pick}",
-        "act_lucky_pick": "Usa {pick} come risultato",
-        "act_put_back": "Rimetti {pick}",
-        "act_draw_deck": "Pesca dal mazzo",
-        "act_draw_player": "Pesca a caso dalla mano di {target}",
-        "act_draw_discard": "Prendi la carta in cima agli scarti",
-        "act_give": "Dai {card}",
-        "act_other": "{kind}",
-    },
-}
+LANGUAGES = tuple(CATALOGS)
 
 
 class I18n:
     """All text the client shows, in one language."""
 
     def __init__(self, lang: str = "en") -> None:
-        if lang not in LANGUAGES:
+        if lang not in CATALOGS:
             raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
         self.lang = lang
+        self.catalog = CATALOGS[lang]
 
     def t(self, key: str, **values: object) -> str:
-        return _UI[self.lang][key].format(**values)
+        return self.catalog.ui[key].format(**values)
 
     def card_name(self, key: str) -> str:
-        return (CARD_NAMES_IT if self.lang == "it" else CARD_NAMES)[key]
+        return self.catalog.card_names[key]
 
     def card_text(self, key: str) -> str:
-        return _CARD_TEXT[self.lang][key]
+        return self.catalog.card_text[key]
 
     def ability(self, character: str) -> str:
-        if self.lang == "it":
-            return _ABILITY_IT[character]
-        return CHARACTERS[character].ability
+        return self.catalog.abilities[character]
 
     def role(self, role: str) -> str:
-        return (ROLE_NAMES_IT if self.lang == "it" else ROLE_NAMES)[role]
+        return self.catalog.role_names[role]
 
     def side(self, side: str) -> str:
         return self.t(f"side_{side}")
 
+    def footer(self, label: str) -> str:
+        """A footer key label, given in English."""
+        return self.catalog.footer.get(label, label)
 
-def ui_keys(lang: str) -> set[str]:
-    """The UI string keys of one language (the tests check both languages agree)."""
-    return set(_UI[lang])
-
-
-def card_text_keys(lang: str) -> set[str]:
-    return set(_CARD_TEXT[lang])
-
-
-def ability_keys_it() -> set[str]:
-    return set(_ABILITY_IT)
+    def log_lines(self, english: Sequence[str], events: Sequence[Event], table,  # noqa: ANN001
+                  viewer: int | None) -> list[str]:
+        """The log lines for one update: the English ones it came with, or this language's,
+        written from its events."""
+        phrases = self.catalog.log
+        if phrases is None:
+            return list(english)
+        return [describe_event(self.catalog, phrases, e, table, viewer) for e in events]

@@ -48,8 +48,9 @@ CARD_NAMES = {
     "winchester": "Winchester",
 }
 
-#: Italian names from the rulebook.
-CARD_NAMES_IT = {
+#: Display names by language code, then card key. Italian: the rulebook's own (seed 000).
+CARD_NAMES_BY_LANG: dict[str, dict[str, str]] = {"en": CARD_NAMES}
+CARD_NAMES_BY_LANG["it"] = {
     "bang": "BANG!",
     "missed": "Mancato!",
     "beer": "Birra",
@@ -67,6 +68,59 @@ CARD_NAMES_IT = {
     "jail": "Prigione",
     "mustang": "Mustang",
     "scope": "Mirino",
+    "volcanic": "Volcanic",
+    "schofield": "Schofield",
+    "remington": "Remington",
+    "carabine": "Rev. Carabine",
+    "winchester": "Winchester",
+}
+
+#: Spanish names as the Spanish summary gives them (seed 004).
+CARD_NAMES_BY_LANG["es"] = {
+    "bang": "¡BANG!",
+    "missed": "¡Rate!",
+    "beer": "Cerveza",
+    "saloon": "Taberna",
+    "stagecoach": "Convoy",
+    "wells_fargo": "Diligencia",
+    "general_store": "Tienda",
+    "panic": "Robo",
+    "cat_balou": "Rayo",
+    "duel": "Duelo",
+    "gatling": "Gatling",
+    "indians": "¡Indios!",
+    "barrel": "Escondite",
+    "dynamite": "Dinamita",
+    "jail": "Prisión",
+    "mustang": "Mustang",
+    "scope": "Gafas",
+    "volcanic": "Volcánica",
+    "schofield": "Schofield",
+    "remington": "Remington",
+    "carabine": "Rev. Carabine",
+    "winchester": "Winchester",
+}
+
+#: Hungarian names: the summary's (seed 003: Ne talált!, Sör, Börtön, Dinamit, Cat Balou,
+#: Gatling), the others in plain Hungarian.
+CARD_NAMES_BY_LANG["hu"] = {
+    "bang": "BANG!",
+    "missed": "Ne talált!",
+    "beer": "Sör",
+    "saloon": "Saloon",
+    "stagecoach": "Postakocsi",
+    "wells_fargo": "Wells Fargo",
+    "general_store": "Szatócsbolt",
+    "panic": "Pánik!",
+    "cat_balou": "Cat Balou",
+    "duel": "Párbaj",
+    "gatling": "Gatling",
+    "indians": "Indiánok!",
+    "barrel": "Hordó",
+    "dynamite": "Dinamit",
+    "jail": "Börtön",
+    "mustang": "Musztáng",
+    "scope": "Távcső",
     "volcanic": "Volcanic",
     "schofield": "Schofield",
     "remington": "Remington",

@@ -8,7 +8,14 @@ OUTLAW = "outlaw"
 RENEGADE = "renegade"
 
 ROLE_NAMES = {SHERIFF: "Sheriff", DEPUTY: "Deputy", OUTLAW: "Outlaw", RENEGADE: "Renegade"}
-ROLE_NAMES_IT = {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"}
+#: Role names by language code.
+ROLE_NAMES_BY_LANG: dict[str, dict[str, str]] = {
+    "en": ROLE_NAMES,
+    "it": {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"},
+    "es": {SHERIFF: "Sheriff", DEPUTY: "Ayudante", OUTLAW: "Forajido", RENEGADE: "Renegado"},
+    # Seed 003 says "seriff-helyettes"; the short form fits a seat's first line.
+    "hu": {SHERIFF: "Seriff", DEPUTY: "Helyettes", OUTLAW: "Bandita", RENEGADE: "Renegát"},
+}
 
 #: The roles dealt for each player count (seed 000). Three players use the special variant.
 ROLE_DEAL: dict[int, tuple[str, ...]] = {

@@ -60,7 +60,8 @@ def player_name(text: str) -> str:
 
 
 def add_display_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=LANGUAGES, help="language of the interface (en, it)")
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help=f"language of the interface ({', '.join(LANGUAGES)})")
     parser.add_argument("--theme", choices=("dark", "light"), help="colour theme")
     parser.add_argument(
         "--remember", action="store_true",

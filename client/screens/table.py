@@ -16,7 +16,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
-from client.describe_it import describe_it
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import RemoteError
@@ -168,10 +167,7 @@ class TableScreen(Screen[None]):
         self.center.view = view
         for panel in self.query(SeatPanel):
             panel.show(view, self._key(panel.seat))
-        if self.i18n.lang == "it":
-            lines = [describe_it(e, view, view.viewer) for e in update.events]
-        else:
-            lines = list(update.log)
+        lines = self.i18n.log_lines(update.log, update.events, view, view.viewer)
         self.game_log.add(lines)
         if lines:
             self.center.last = lines[-1]

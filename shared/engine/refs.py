@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
-from shared.cards import CARD_NAMES, CARD_NAMES_IT, CARDS, SUIT_SYMBOL
+from shared.cards import CARD_NAMES, CARD_NAMES_BY_LANG, CARDS, SUIT_SYMBOL
 from shared.engine.errors import SetupError
 
 _SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -13,12 +14,14 @@ _RANK_SUIT = re.compile(r"^(10|[2-9JQKA])([♠♥♦♣SHDC])$", re.IGNORECASE)
 
 
 def _simplify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+    """Letters and digits only, accents dropped: "Prisión" and "prision" are the same name."""
+    plain = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", plain)
 
 
 _KEY_BY_NAME: dict[str, str] = {}
 for _key in CARD_NAMES:
-    for _name in (_key, CARD_NAMES[_key], CARD_NAMES_IT[_key]):
+    for _name in (_key, *(names[_key] for names in CARD_NAMES_BY_LANG.values())):
         _KEY_BY_NAME[_simplify(_name)] = _key
 _KEY_BY_NAME["carabine"] = "carabine"
 

@@ -1,0 +1,62 @@
+"""The game log in any language but English (English is shared.describe): one writer, each
+language's phrases in its catalog (client.lang). Events arrive already redacted for the viewer."""
+
+from __future__ import annotations
+
+from client.lang.catalog import Catalog, LogPhrases
+from shared.cards import CARDS, SUIT_SYMBOL
+from shared.events import visible_to
+from shared.model import Event
+
+
+def _counted(forms: tuple[str, str], n: int) -> str:
+    return forms[0 if n == 1 else 1].format(n=n)
+
+
+def describe_event(catalog: Catalog, phrases: LogPhrases, event: Event, table,  # noqa: ANN001
+                   viewer: int | None) -> str:
+    """One line for `event`; `table` is a view or a state (for the names)."""
+    names = [p.name for p in table.players]
+    e = event
+
+    def who(seat: int | None) -> str:
+        return names[seat] if seat is not None else phrases.nobody
+
+    def label(card: int | None) -> str:
+        if card is None or card < 0:
+            return phrases.nothing
+        c = CARDS[card]
+        return f"{catalog.card_names[c.key]} {c.rank}{SUIT_SYMBOL[c.suit]}"
+
+    template = phrases.lines.get(e.kind)
+    seat, target = who(e.seat), who(e.target)
+    if template is None:
+        return f"{e.kind}: {seat} {target}"
+    counted = _counted(phrases.cards, e.count)
+    labels = ", ".join(label(c) for c in e.cards)
+    note = phrases.notes.get(e.note, e.note)
+    by_someone = e.target is not None
+    by_self = by_someone and e.target == e.seat
+    return template.format(
+        seat=seat,
+        target=target,
+        card=label(e.card),
+        cards=labels if e.cards and visible_to(e, viewer) else counted,
+        all_cards=labels or counted,
+        count=e.count,
+        value=e.value,
+        lives=_counted(phrases.lives, e.count),
+        note=note,
+        paren_note=f" ({note})" if e.note else "",
+        role=catalog.role_names.get(e.note, e.note),
+        side=catalog.ui.get(f"side_{e.note}", e.note),
+        chosen=phrases.default_chosen.get(e.note, phrases.default_chosen["*"]),
+        jailed=phrases.jailed if e.note == "skipped" else "",
+        how=phrases.how.format(note=note) if e.note else "",
+        on=phrases.on.format(target=target) if by_someone and not by_self else "",
+        where=phrases.where.format(target=target) if e.target != e.seat else "",
+        hit_by=(phrases.hit_self if by_self else phrases.hit_by).format(target=target)
+        if by_someone else "",
+        elim_by=(phrases.elim_self if by_self else phrases.elim_by).format(target=target)
+        if by_someone else "",
+    )
