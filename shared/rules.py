@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
+from shared.rulebook import has_ability, rulebook
 
 
 def has_in_play(player: Player, key: str) -> bool:
@@ -74,26 +75,26 @@ def base_distance(state: GameState, a: int, b: int) -> int:
     return _ring(state)[a][b]
 
 
-def _seen_from(seen: Player) -> int:
+def _seen_from(state: GameState, seen: Player) -> int:
     """What `seen` adds to every distance to it: Mustang and Paul Regret."""
-    return has_in_play(seen, "mustang") + (seen.character == "paul_regret")
+    return has_in_play(seen, "mustang") + has_ability(state, seen.seat, "paul_regret")
 
 
-def _sight(seer: Player) -> int:
+def _sight(state: GameState, seer: Player) -> int:
     """What `seer` takes off every distance: Scope and Rose Doolan."""
-    return has_in_play(seer, "scope") + (seer.character == "rose_doolan")
+    return has_in_play(seer, "scope") + has_ability(state, seer.seat, "rose_doolan")
 
 
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
     seer, seen = state.players[a], state.players[b]
-    return max(_ring(state)[a][b] + _seen_from(seen) - _sight(seer), 1)
+    return max(_ring(state)[a][b] + _seen_from(state, seen) - _sight(state, seer), 1)
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
     """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
-    row, sight = _ring(state)[a], _sight(state.players[a])
-    return [max(row[p.seat] + _seen_from(p) - sight, 1) for p in state.players]
+    row, sight = _ring(state)[a], _sight(state, state.players[a])
+    return [max(row[p.seat] + _seen_from(state, p) - sight, 1) for p in state.players]
 
 
 def reach(state: GameState, seat: int) -> int:
@@ -101,10 +102,10 @@ def reach(state: GameState, seat: int) -> int:
     return WEAPON_REACH[KEY[weapon]] if weapon is not None else 1
 
 
-def unlimited_bangs(player: Player) -> bool:
-    return player.character == "willy_the_kid" or has_in_play(player, "volcanic")
+def unlimited_bangs(state: GameState, seat: int) -> bool:
+    return rulebook(state).unlimited_bangs(state, seat)
 
 
-def barrel_draws(player: Player) -> int:
+def barrel_draws(state: GameState, seat: int) -> int:
     """How many Barrel "draw!"s this player gets against one BANG!."""
-    return has_in_play(player, "barrel") + (player.character == "jourdonnais")
+    return has_in_play(state.players[seat], "barrel") + has_ability(state, seat, "jourdonnais")

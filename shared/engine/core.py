@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TypedDict, Unpack
 
 from shared import rng
-from shared.cards import KEY, SUIT
+from shared.cards import KEY
 from shared.model import (
     Action,
     Decision,
@@ -34,7 +34,7 @@ from shared.roles import (
     SIDE_SHERIFF,
     TARGET_3P,
 )
-from shared.rules import next_alive
+from shared.rulebook import has_ability, rulebook, suit_of
 
 FLIP_NOTHING = -1  # a "draw!" with no card left anywhere: it fails
 
@@ -130,7 +130,7 @@ class EngineCore:
         if frame.drawn is not None:
             card, frame.drawn = frame.drawn, None
             return card
-        if self.s.players[seat].character == "lucky_duke":
+        if has_ability(self.s, seat, "lucky_duke"):
             # Both cards are taken before either is discarded, so that a reshuffle between
             # the two cannot put the first one back into the deck.
             shown = [c for c in (self.draw_card(), self.draw_card()) if c is not None]
@@ -159,7 +159,7 @@ class EngineCore:
     def suzy_check(self) -> None:
         """Suzy Lafayette draws the moment her hand is empty (checked before every decision)."""
         for p in self.s.players:
-            if p.alive and not p.hand and p.character == "suzy_lafayette":
+            if p.alive and not p.hand and has_ability(self.s, p.seat, "suzy_lafayette"):
                 self.draw_to_hand(p.seat, 1, note="Suzy Lafayette")
 
     # --- life ----------------------------------------------------------------------------
@@ -177,16 +177,17 @@ class EngineCore:
         p = self.s.players[seat]
         p.life -= amount
         self.emit("hit", seat=seat, target=killer, count=amount, value=p.life)
-        if p.character == "bart_cassidy":
+        if has_ability(self.s, seat, "bart_cassidy"):
             self.draw_to_hand(seat, amount, note="Bart Cassidy")
-        if p.character == "el_gringo" and card_player is not None and card_player != seat:
+        if has_ability(self.s, seat, "el_gringo") and card_player is not None \
+                and card_player != seat:
             self.s.stack.append(GringoFrame(seat, card_player, amount))
         if p.life <= 0:
             self.s.stack.append(DyingFrame(seat, killer))
 
     def beer_played(self) -> None:
         for p in self.s.players:
-            if p.alive and p.character == "madam_yto":
+            if p.alive and has_ability(self.s, p.seat, "madam_yto"):
                 self.draw_to_hand(p.seat, 1, note="Madam Yto")
 
     # --- elimination and the end of the game --------------------------------------------
@@ -198,7 +199,8 @@ class EngineCore:
         self.emit("eliminated", seat=seat, target=killer, note=p.role)
         left = p.hand + p.in_play
         p.hand, p.in_play = [], []
-        vulture = next((q for q in s.players if q.alive and q.character == "vulture_sam"), None)
+        vulture = next((q for q in s.players
+                        if q.alive and has_ability(s, q.seat, "vulture_sam")), None)
         if left:
             if vulture is not None:
                 vulture.hand.extend(left)
@@ -267,14 +269,14 @@ class EngineCore:
 
     def next_turn(self, after: int) -> None:
         """End the turn of `after`: the next living player clockwise starts."""
-        self.s.stack = [TurnFrame(next_alive(self.s, after))]
+        self.s.stack = [TurnFrame(rulebook(self.s).next_turn(self.s, after))]
 
 
 def is_immune(state: GameState, target: int, card: int, player: int) -> bool:
     """Apache Kid ignores Diamond cards played by others (the Duel is handled apart)."""
     return (
         target != player
-        and state.players[target].character == "apache_kid"
-        and SUIT[card] == "diamonds"
+        and has_ability(state, target, "apache_kid")
+        and suit_of(state, card) == "diamonds"
         and KEY[card] != "duel"
     )

@@ -13,6 +13,7 @@ from shared.engine.refs import resolve
 from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
+from shared.rulebook import has_ability
 from shared.setup import Scenario, Setup
 
 
@@ -40,13 +41,16 @@ def _check_setup(setup: Setup) -> int:
     return n
 
 
-def new_game(setup: Setup, scenario: Scenario | None = None) -> GameState:
+def new_game(setup: Setup, scenario: Scenario | None = None,
+             state_type: type[GameState] = GameState) -> GameState:
     """Deal a game and advance it to its first decision."""
-    return start_game(setup, scenario)[0]
+    return start_game(setup, scenario, state_type)[0]
 
 
-def start_game(setup: Setup, scenario: Scenario | None = None) -> tuple[GameState, list[Event]]:
-    """Deal a game, advance it to its first decision, and return the events of that start."""
+def start_game(setup: Setup, scenario: Scenario | None = None,
+               state_type: type[GameState] = GameState) -> tuple[GameState, list[Event]]:
+    """Deal a game, advance it to its first decision, and return the events of that start.
+    `state_type`: a `GameState` subclass plays by its own rulebook (shared.rulebook)."""
     n = _check_setup(setup)
     state_rng = rng.seed_state(setup.seed)
     roles = list(setup.roles) if setup.roles is not None else list(ROLE_DEAL[n])
@@ -66,7 +70,7 @@ def start_game(setup: Setup, scenario: Scenario | None = None) -> tuple[GameStat
     deck = list(ALL_CARD_IDS)
     state_rng = rng.shuffle(state_rng, deck)
     first = roles.index(DEPUTY if n == 3 else SHERIFF)
-    state = GameState(
+    state = state_type(
         version=STATE_VERSION,
         rng=state_rng,
         players=players,
@@ -87,14 +91,14 @@ def start_game(setup: Setup, scenario: Scenario | None = None) -> tuple[GameStat
     return state, engine.events
 
 
-def _hand_size(player: Player) -> int:
-    return 5 if player.character == "big_spencer" else player.life
+def _hand_size(state: GameState, seat: int) -> int:
+    return 5 if has_ability(state, seat, "big_spencer") else state.players[seat].life
 
 
 def _deal_hands(state: GameState, seats: Iterable[int]) -> None:
     for seat in seats:
         p = state.players[seat]
-        for _ in range(_hand_size(p)):
+        for _ in range(_hand_size(state, seat)):
             p.hand.append(state.deck.pop())
 
 

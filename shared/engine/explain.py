@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from shared.cards import BLUE, CARD_NAMES, CARDS, KEY
 from shared.characters import CHARACTERS
+from shared.engine.core import is_immune
 from shared.model import Action, GameState
 from shared.roles import SHERIFF
+from shared.rulebook import has_ability
 from shared.rules import distance, has_in_play, reach, unlimited_bangs
 
 DECISION_TEXT = {
@@ -41,7 +43,8 @@ def explain(state: GameState, seat: int, action: Action) -> str:
     kinds = {o.kind for o in decision.options}
     # A card play or an ability of one's own is explained below, even when none is possible now.
     playing = decision.kind == "play" and action.kind in ("play", "play_as_bang")
-    ability = _ABILITIES.get(action.kind) == state.players[seat].character and (
+    owner = _ABILITIES.get(action.kind)
+    ability = owner is not None and has_ability(state, seat, owner) and (
         action.kind == "sid" or decision.kind == "play")
     if action.kind not in kinds and not (playing or ability):
         return (f"'{action.kind}' is not possible now: you must "
@@ -78,19 +81,18 @@ def _explain_play(state: GameState, seat: int, action: Action) -> str | None:
     as_bang = action.kind == "play_as_bang" or key == "bang"
     if key == "missed" and not as_bang:
         return "Missed! is played only to cancel a BANG! aimed at you, out of turn"
-    if action.kind == "play_as_bang" and player.character not in ("calamity_janet",
-                                                                  "annie_versary"):
+    if action.kind == "play_as_bang" and not (has_ability(state, seat, "calamity_janet")
+                                              or has_ability(state, seat, "annie_versary")):
         return "only Calamity Janet (Missed!) and Annie Versary may use other cards as BANG!"
     if as_bang:
-        if state.bangs_played and not unlimited_bangs(player):
+        if state.bangs_played and not unlimited_bangs(state, seat):
             return "you have already played a BANG! this turn (only one, unless Volcanic)"
         if target is None or target == seat:
             return "a BANG! needs another player as its target"
         d, r = distance(state, seat, target), reach(state, seat)
         if d > r:
             return f"{_name(state, target)} is at distance {d}, but your reach is {r}"
-    if target is not None and state.players[target].character == "apache_kid" \
-            and CARDS[action.card].suit == "diamonds" and key != "duel":
+    if target is not None and is_immune(state, target, action.card, seat):
         return f"{CHARACTERS['apache_kid'].name} is not affected by Diamond cards"
     if key == "jail":
         if target is None or target == seat:

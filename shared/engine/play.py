@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from shared.cards import BLUE, KEY, SUIT, WEAPON_REACH
+from shared.cards import BLUE, KEY, WEAPON_REACH
 from shared.engine.core import EngineCore, is_immune
 from shared.model import (
     Action,
@@ -16,6 +16,7 @@ from shared.model import (
     TurnFrame,
 )
 from shared.roles import SHERIFF
+from shared.rulebook import has_ability, suit_of
 from shared.rules import (
     alive_count,
     distance,
@@ -36,7 +37,7 @@ class PlayMixin(EngineCore):
 
     def sid_options(self, seat: int) -> list[Action]:
         p = self.s.players[seat]
-        if p.character != "sid_ketchum" or p.life >= p.max_life or len(p.hand) < 2:
+        if not has_ability(self.s, seat, "sid_ketchum") or p.life >= p.max_life or len(p.hand) < 2:
             return []
         return [Action("sid", cards=pair) for pair in combinations(sorted(p.hand), 2)]
 
@@ -62,7 +63,7 @@ class PlayMixin(EngineCore):
         s = self.s
         p = s.players[seat]
         others = seats_from(s, seat)[1:]
-        can_bang = s.bangs_played == 0 or unlimited_bangs(p)
+        can_bang = s.bangs_played == 0 or unlimited_bangs(s, seat)
         in_play_keys = {KEY[c] for c in p.in_play}
         options: list[Action] = []
         for card in p.hand:
@@ -72,8 +73,8 @@ class PlayMixin(EngineCore):
                     options.extend(Action("play", card=card, target=t)
                                    for t in self.bang_targets(seat, card))
                 continue
-            if can_bang and (p.character == "annie_versary"
-                             or (key == "missed" and p.character == "calamity_janet")):
+            if can_bang and (has_ability(s, seat, "annie_versary")
+                             or (key == "missed" and has_ability(s, seat, "calamity_janet"))):
                 options.extend(Action("play_as_bang", card=card, target=t)
                                for t in self.bang_targets(seat, card))
             if key in SELF_TARGETED_BROWN:
@@ -95,9 +96,9 @@ class PlayMixin(EngineCore):
             elif key in BLUE and key not in in_play_keys:
                 options.append(Action("play", card=card))
         options += self.sid_options(seat)
-        if p.character == "chuck_wengam" and p.life > 1:
+        if has_ability(s, seat, "chuck_wengam") and p.life > 1:
             options.append(Action("chuck"))
-        if p.character == "jose_delgado" and s.jose_uses < 2:
+        if has_ability(s, seat, "jose_delgado") and s.jose_uses < 2:
             options.extend(Action("jose", card=c) for c in p.hand if KEY[c] in BLUE)
         options.append(END_TURN)
         return options
@@ -112,15 +113,14 @@ class PlayMixin(EngineCore):
 
     def fire_bang(self, seat: int, card: int, target: int, as_bang: bool) -> None:
         s = self.s
-        p = s.players[seat]
         self.discard_from_hand(seat, card)
         s.bangs_played += 1
         self.emit("play", seat=seat, card=card, target=target, note="as BANG!" if as_bang else "")
         unavoidable = False
-        if p.character == "colorado_bill":
+        if has_ability(s, seat, "colorado_bill"):
             flipped = self.flip(seat, "Colorado Bill")
-            unavoidable = flipped >= 0 and SUIT[flipped] == "spades"
-        needed = 2 if p.character == "slab_the_killer" else 1
+            unavoidable = flipped >= 0 and suit_of(s, flipped) == "spades"
+        needed = 2 if has_ability(s, seat, "slab_the_killer") else 1
         s.stack.append(ShotFrame(target, seat, card, seat, needed=needed, unavoidable=unavoidable))
 
     def resolve_play(self, frame: TurnFrame, action: Action) -> None:

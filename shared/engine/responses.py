@@ -23,6 +23,7 @@ from shared.model import (
     TurnFrame,
     YoulFrame,
 )
+from shared.rulebook import has_ability
 from shared.rules import alive_count, barrel_draws
 
 TAKE_HIT = Action("take_hit")
@@ -37,14 +38,14 @@ class ResponseMixin(EngineCore):
     def bang_cards_for_discard(self, seat: int) -> list[int]:
         """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
         p = self.s.players[seat]
-        calamity = p.character == "calamity_janet"
+        calamity = has_ability(self.s, seat, "calamity_janet")
         return [c for c in p.hand if KEY[c] == "bang" or (calamity and KEY[c] == "missed")]
 
     def missed_cards(self, seat: int) -> list[int]:
         p = self.s.players[seat]
-        if p.character == "big_spencer":
+        if has_ability(self.s, seat, "big_spencer"):
             return []
-        calamity = p.character == "calamity_janet"
+        calamity = has_ability(self.s, seat, "calamity_janet")
         return [c for c in p.hand if KEY[c] == "missed" or (calamity and KEY[c] == "bang")]
 
     # --- a BANG! aimed at someone ------------------------------------------------------
@@ -60,7 +61,7 @@ class ResponseMixin(EngineCore):
             if card is None:
                 return None
             frame.step = "ask"
-            if is_heart(card):
+            if is_heart(s, card):
                 frame.needed -= 1
                 self.emit("barrel_saves", seat=target, card=card)
                 if frame.needed <= 0:
@@ -71,7 +72,7 @@ class ResponseMixin(EngineCore):
                 self.emit("barrel_fails", seat=target, card=card)
         options = []
         if not frame.unavoidable:
-            if frame.barrels_used < barrel_draws(s.players[target]):
+            if frame.barrels_used < barrel_draws(s, target):
                 options.append(Action("barrel"))
             options.extend(Action("missed", card=c) for c in self.missed_cards(target))
         options += self.sid_options(target)
@@ -263,7 +264,7 @@ class ResponseMixin(EngineCore):
         if not (actor.alive and victim.alive):
             s.stack.pop()
             return
-        if victim.character == "henry_block" and frame.actor != frame.victim \
+        if has_ability(s, frame.victim, "henry_block") and frame.actor != frame.victim \
                 and not frame.henry_checked:
             frame.henry_checked = True
             self.emit("henry_block", seat=frame.victim, target=frame.actor)

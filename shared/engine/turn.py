@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shared.cards import CARDS, KEY, SUIT
+from shared.cards import CARDS, KEY
 from shared.engine.core import FLIP_NOTHING, EngineCore
-from shared.model import Action, Decision, KitFrame, MoveFrame, TurnFrame, YoulFrame
+from shared.model import (
+    Action,
+    Decision,
+    GameState,
+    KitFrame,
+    MoveFrame,
+    TurnFrame,
+    YoulFrame,
+)
+from shared.rulebook import has_ability, rulebook, suit_of
 from shared.rules import next_alive, seats_from
 
 DRAW_DECK = Action("draw_deck")
 
 
-def dynamite_explodes(card: int) -> bool:
-    return card != FLIP_NOTHING and SUIT[card] == "spades" and 2 <= CARDS[card].rank_value <= 9
+def dynamite_explodes(state: GameState, card: int) -> bool:
+    return card != FLIP_NOTHING and suit_of(state, card) == "spades" \
+        and 2 <= CARDS[card].rank_value <= 9
 
 
-def is_heart(card: int) -> bool:
-    return card != FLIP_NOTHING and SUIT[card] == "hearts"
+def is_heart(state: GameState, card: int) -> bool:
+    return card != FLIP_NOTHING and suit_of(state, card) == "hearts"
 
 
 class TurnMixin(EngineCore):
@@ -52,7 +62,7 @@ class TurnMixin(EngineCore):
             if card is None:
                 return None
             frame.step = "jail"
-            if dynamite_explodes(card):
+            if dynamite_explodes(s, card):
                 self.discard_from_play(seat, dynamite)
                 self.emit("dynamite_explodes", seat=seat, card=dynamite)
                 self.damage(seat, 3, killer=None, card_player=None)
@@ -71,7 +81,7 @@ class TurnMixin(EngineCore):
             if card is None:
                 return None
             self.discard_from_play(seat, jail)
-            if is_heart(card):
+            if is_heart(s, card):
                 self.emit("jail_escape", seat=seat, card=jail)
                 frame.step = "youl"
             else:
@@ -81,7 +91,7 @@ class TurnMixin(EngineCore):
             return None
         if step == "youl":
             frame.step = "draw"
-            if p.character == "youl_grinner":
+            if has_ability(s, seat, "youl_grinner"):
                 richer = [q for q in seats_from(s, seat)[1:]
                           if len(s.players[q].hand) > len(p.hand)]
                 for giver in reversed(richer):
@@ -110,17 +120,16 @@ class TurnMixin(EngineCore):
         s = self.s
         seat = frame.seat
         p = s.players[seat]
-        character = p.character
-        if character == "jesse_jones":
+        if has_ability(s, seat, "jesse_jones"):
             victims = [q for q in seats_from(s, seat)[1:] if s.players[q].hand]
             if victims:
                 options = [DRAW_DECK] + [Action("draw_player", target=q) for q in victims]
                 return self.ask(seat, "draw_source", options, DRAW_DECK)
-        elif character == "pedro_ramirez":
+        elif has_ability(s, seat, "pedro_ramirez"):
             if s.discard:
                 return self.ask(seat, "draw_source", [DRAW_DECK, Action("draw_discard")],
                                 DRAW_DECK, card=s.discard[-1])
-        elif character == "kit_carlson":
+        elif has_ability(s, seat, "kit_carlson"):
             looked = []
             for _ in range(3):
                 card = self.draw_card()
@@ -137,16 +146,16 @@ class TurnMixin(EngineCore):
                 self.emit("draw", seat=seat, cards=tuple(looked), count=len(looked),
                           private_to=(seat,))
             return None
-        elif character == "black_jack":
+        elif has_ability(s, seat, "black_jack"):
             drawn = self.draw_to_hand(seat, 2)
             if len(drawn) == 2:
                 second = drawn[1]
                 self.emit("reveal", seat=seat, card=second, note="Black Jack")
-                if SUIT[second] in ("hearts", "diamonds"):
+                if suit_of(s, second) in ("hearts", "diamonds"):
                     self.draw_to_hand(seat, 1, note="Black Jack")
             frame.step = "play"
             return None
-        self.draw_to_hand(seat, 3 if character == "pixie_pete" else 2)
+        self.draw_to_hand(seat, rulebook(s).draw_count(s, seat))
         frame.step = "play"
         return None
 

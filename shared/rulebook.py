@@ -1,0 +1,72 @@
+"""The questions the rules keep asking, answered in one place: the seams an expansion plugs
+into.
+
+`Rulebook` gives the base game's answers. An expansion (or a test) subclasses it, overrides
+the few hooks it changes, and makes a game use it through the state's type, the way a
+python-chess variant is a board subclass:
+
+    class HeartsState(GameState):
+        RULEBOOK: ClassVar[Rulebook] = AllHearts()
+
+The base game's `GameState` names no rulebook and gets `BASE`, so its records, states and
+encodings stay exactly as they were.
+"""
+
+from __future__ import annotations
+
+from shared.cards import KEY, SUIT
+from shared.model import GameState
+
+
+class Rulebook:
+    """The base game. Every method takes the state, so that a hook may depend on it (an
+    event card in play, say); the engine, the views and the explanations ask only here."""
+
+    def has_ability(self, state: GameState, seat: int, character: str) -> bool:
+        """Whether `seat` plays `character` and its ability works now."""
+        return state.players[seat].character == character
+
+    def suit_of(self, state: GameState, card: int) -> str:
+        """The suit a card counts as: for "draw!"s, Apache Kid and Black Jack."""
+        return SUIT[card]
+
+    def draw_count(self, state: GameState, seat: int) -> int:
+        """Cards drawn from the deck in phase 1 by a player without a drawing choice."""
+        return 3 if self.has_ability(state, seat, "pixie_pete") else 2
+
+    def unlimited_bangs(self, state: GameState, seat: int) -> bool:
+        """Whether the one-BANG!-per-turn limit is lifted for `seat` (Willy the Kid,
+        Volcanic)."""
+        return self.has_ability(state, seat, "willy_the_kid") or \
+            any(KEY[c] == "volcanic" for c in state.players[seat].in_play)
+
+    def next_turn(self, state: GameState, seat: int) -> int:
+        """Who plays after `seat`: the next living player clockwise. (Dynamite passes
+        clockwise whatever the turn order: `shared.rules.next_alive`.)"""
+        n = len(state.players)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if state.players[candidate].alive:
+                return candidate
+        return seat
+
+
+#: The base game's rulebook.
+BASE = Rulebook()
+
+
+def rulebook(state: GameState) -> Rulebook:
+    """The rulebook of the game `state` belongs to."""
+    kind = type(state)
+    if kind is GameState:  # the base game: asked for every distance, so no attribute lookup
+        return BASE
+    book: Rulebook = getattr(kind, "RULEBOOK", BASE)
+    return book
+
+
+def has_ability(state: GameState, seat: int, character: str) -> bool:
+    return rulebook(state).has_ability(state, seat, character)
+
+
+def suit_of(state: GameState, card: int) -> str:
+    return rulebook(state).suit_of(state, card)

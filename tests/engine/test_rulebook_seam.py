@@ -1,0 +1,104 @@
+"""The rulebook seam: a modifier written here, outside the engine, changes the rules that ask
+its hooks. "Every card is a Heart" (as a High Noon event would say it) turns a failed Barrel
+into a save, keeps a jailed player's turn, defuses Dynamite and gives Black Jack his extra card."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import pytest
+
+from shared.engine import apply, start_game
+from shared.model import Action, GameState
+from shared.rulebook import Rulebook, rulebook
+from shared.setup import Scenario, SeatRig, Setup
+
+
+class AllHearts(Rulebook):
+    def suit_of(self, state: GameState, card: int) -> str:
+        return "hearts"
+
+
+class HeartsState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = AllHearts()
+
+
+CHARACTERS = ["chuck_wengam", "jose_delgado", "black_jack", "willy_the_kid"]
+ROLES = ["sheriff", "outlaw", "renegade", "outlaw"]
+
+
+def deal(kind: type[GameState], seats: list[SeatRig], deck: list[str | int],
+         turn: int = 0, start: str = "play") -> tuple[GameState, list[str]]:
+    setup = Setup(players=4, seed=3, characters=CHARACTERS, roles=ROLES)
+    state, events = start_game(setup, Scenario(seats=seats, deck=deck, turn=turn, start=start),
+                               state_type=kind)
+    return state, [e.kind for e in events]
+
+
+BOTH = pytest.mark.parametrize("kind", [GameState, HeartsState], ids=["base", "all_hearts"])
+
+
+@BOTH
+def test_barrel(kind: type[GameState]) -> None:
+    state, _ = deal(kind, [SeatRig(hand=["BANG! A♠"]), SeatRig(in_play=["Barrel"])],
+                    deck=["BANG! 5♦"])
+    bang = next(a for a in state.pending.options if a.kind == "play" and a.target == 1)
+    apply(state, 0, bang)
+    kinds = [e.kind for e in apply(state, 1, Action("barrel"))]
+    assert ("barrel_saves" in kinds) == (kind is HeartsState)
+    assert ("barrel_fails" in kinds) == (kind is GameState)
+
+
+@BOTH
+def test_jail(kind: type[GameState]) -> None:
+    _, kinds = deal(kind, [SeatRig(), SeatRig(in_play=["Jail 10♠"])], deck=["Panic! 8♦"],
+                    turn=1, start="start")
+    assert ("jail_escape" in kinds) == (kind is HeartsState)
+    assert ("jail_stays" in kinds) == (kind is GameState)
+
+
+@BOTH
+def test_dynamite(kind: type[GameState]) -> None:
+    _, kinds = deal(kind, [SeatRig(), SeatRig(in_play=["Dynamite"])], deck=["Missed! 2♠"],
+                    turn=1, start="start")
+    assert ("dynamite_passes" in kinds) == (kind is HeartsState)
+    assert ("dynamite_explodes" in kinds) == (kind is GameState)
+
+
+@BOTH
+def test_black_jack(kind: type[GameState]) -> None:
+    state, _ = deal(kind, [SeatRig(), SeatRig(), SeatRig(hand=[])],
+                    deck=["Beer 6♥", "Missed! 2♠", "Gatling 10♥"], turn=2, start="start")
+    assert len(state.players[2].hand) == (3 if kind is HeartsState else 2)
+
+
+def test_the_base_game_keeps_its_own_rulebook() -> None:
+    state, _ = deal(GameState, [SeatRig()], deck=[])
+    assert type(rulebook(state)) is Rulebook
+
+
+class NoAbilities(Rulebook):
+    """Every character's ability is off (as High Noon's Hangover says)."""
+
+    def has_ability(self, state: GameState, seat: int, character: str) -> bool:
+        return False
+
+
+class SoberState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = NoAbilities()
+
+
+@pytest.mark.parametrize("kind", [GameState, SoberState], ids=["base", "no_abilities"])
+def test_abilities_go_through_has_ability(kind: type[GameState]) -> None:
+    """Black Jack shows a red second card and draws again; Willy the Kid fires twice."""
+    state, kinds = deal(kind, [SeatRig(), SeatRig(), SeatRig(hand=[])],
+                        deck=["Beer 6♥", "Beer 7♥", "Gatling 10♥"], turn=2, start="start")
+    assert len(state.players[2].hand) == (3 if kind is GameState else 2)
+    assert ("reveal" in kinds) == (kind is GameState)
+    state, _ = deal(kind, [SeatRig(), SeatRig(), SeatRig(), SeatRig(hand=["BANG! A♠", "BANG! 2♦"])],
+                    deck=[], turn=3)
+    first = next(a for a in state.pending.options if a.kind == "play" and a.target == 0)
+    apply(state, 3, first)
+    apply(state, 0, Action("take_hit"))
+    second_bang = [a for a in state.pending.options if a.kind == "play"]
+    assert bool(second_bang) == (kind is GameState)
