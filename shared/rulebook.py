@@ -14,8 +14,13 @@ encodings stay exactly as they were.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shared.cards import KEY, SUIT
 from shared.model import GameState
+
+if TYPE_CHECKING:
+    from shared.engine.core import EngineCore
 
 
 class Rulebook:
@@ -34,11 +39,22 @@ class Rulebook:
         """Cards drawn from the deck in phase 1 by a player without a drawing choice."""
         return 3 if self.has_ability(state, seat, "pixie_pete") else 2
 
-    def unlimited_bangs(self, state: GameState, seat: int) -> bool:
-        """Whether the one-BANG!-per-turn limit is lifted for `seat` (Willy the Kid,
-        Volcanic)."""
-        return self.has_ability(state, seat, "willy_the_kid") or \
-            any(KEY[c] == "volcanic" for c in state.players[seat].in_play)
+    def bang_limit(self, state: GameState, seat: int) -> int | None:
+        """How many BANG! cards `seat` may play in a turn: one, or no limit (None) for Willy
+        the Kid or with a Volcanic in play."""
+        if self.has_ability(state, seat, "willy_the_kid") or \
+                any(KEY[c] == "volcanic" for c in state.players[seat].in_play):
+            return None
+        return 1
+
+    def may_play(self, state: GameState, seat: int, card: int) -> bool:
+        """Whether a card's kind may be played at all now (on a turn, or a Beer to survive);
+        its own conditions (targets, reach) are checked where it is played."""
+        return True
+
+    def turn_started(self, engine: EngineCore, seat: int) -> None:
+        """Anything that happens at the very start of a turn, before Dynamite (nothing in
+        the base game). Runs in the engine, so it may emit events, deal damage, draw."""
 
     def next_turn(self, state: GameState, seat: int) -> int:
         """Who plays after `seat`: the next living player clockwise. (Dynamite passes

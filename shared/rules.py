@@ -102,8 +102,10 @@ def reach(state: GameState, seat: int) -> int:
     return WEAPON_REACH[KEY[weapon]] if weapon is not None else 1
 
 
-def unlimited_bangs(state: GameState, seat: int) -> bool:
-    return rulebook(state).unlimited_bangs(state, seat)
+def may_bang(state: GameState, seat: int) -> bool:
+    """Whether `seat` may still play a BANG! card this turn."""
+    limit = rulebook(state).bang_limit(state, seat)
+    return limit is None or state.bangs_played < limit
 
 
 def barrel_draws(state: GameState, seat: int) -> int:

@@ -8,7 +8,7 @@ from shared.engine.core import is_immune
 from shared.model import Action, GameState
 from shared.roles import SHERIFF
 from shared.rulebook import has_ability
-from shared.rules import distance, has_in_play, reach, unlimited_bangs
+from shared.rules import distance, has_in_play, may_bang, reach
 
 DECISION_TEXT = {
     "play": "play a card or end the turn",
@@ -85,7 +85,7 @@ def _explain_play(state: GameState, seat: int, action: Action) -> str | None:
                                               or has_ability(state, seat, "annie_versary")):
         return "only Calamity Janet (Missed!) and Annie Versary may use other cards as BANG!"
     if as_bang:
-        if state.bangs_played and not unlimited_bangs(state, seat):
+        if not may_bang(state, seat):
             return "you have already played a BANG! this turn (only one, unless Volcanic)"
         if target is None or target == seat:
             return "a BANG! needs another player as its target"

@@ -16,14 +16,14 @@ from shared.model import (
     TurnFrame,
 )
 from shared.roles import SHERIFF
-from shared.rulebook import has_ability, suit_of
+from shared.rulebook import has_ability, rulebook, suit_of
 from shared.rules import (
     alive_count,
     distance,
     has_in_play,
+    may_bang,
     reach,
     seats_from,
-    unlimited_bangs,
     weapon_of,
 )
 
@@ -63,10 +63,13 @@ class PlayMixin(EngineCore):
         s = self.s
         p = s.players[seat]
         others = seats_from(s, seat)[1:]
-        can_bang = s.bangs_played == 0 or unlimited_bangs(s, seat)
+        can_bang = may_bang(s, seat)
+        book = rulebook(s)
         in_play_keys = {KEY[c] for c in p.in_play}
         options: list[Action] = []
         for card in p.hand:
+            if not book.may_play(s, seat, card):
+                continue
             key = KEY[card]
             if key == "bang":
                 if can_bang:

@@ -23,7 +23,7 @@ from shared.model import (
     TurnFrame,
     YoulFrame,
 )
-from shared.rulebook import has_ability
+from shared.rulebook import has_ability, rulebook
 from shared.rules import alive_count, barrel_draws
 
 TAKE_HIT = Action("take_hit")
@@ -113,7 +113,9 @@ class ResponseMixin(EngineCore):
             return None
         options = []
         if alive_count(s) > 2:
-            options = [Action("beer", card=c) for c in p.hand if KEY[c] == "beer"]
+            book = rulebook(s)
+            options = [Action("beer", card=c) for c in p.hand
+                       if KEY[c] == "beer" and book.may_play(s, frame.seat, c)]
         options += self.sid_options(frame.seat)
         default = options[0] if options and options[0].kind == "beer" else DIE
         options.append(DIE)

@@ -51,6 +51,7 @@ class TurnMixin(EngineCore):
             s.bangs_played = 0
             s.jose_uses = 0
             self.emit("turn_start", seat=seat, value=s.turn_number)
+            rulebook(s).turn_started(self, seat)
             frame.step = "dynamite"
             return None
         if step == "dynamite":

@@ -8,7 +8,9 @@ from typing import ClassVar
 
 import pytest
 
+from shared.cards import KEY
 from shared.engine import apply, start_game
+from shared.engine.core import EngineCore
 from shared.model import Action, GameState
 from shared.rulebook import Rulebook, rulebook
 from shared.setup import Scenario, SeatRig, Setup
@@ -102,3 +104,56 @@ def test_abilities_go_through_has_ability(kind: type[GameState]) -> None:
     apply(state, 0, Action("take_hit"))
     second_bang = [a for a in state.pending.options if a.kind == "play"]
     assert bool(second_bang) == (kind is GameState)
+
+
+class Shootout(Rulebook):
+    def bang_limit(self, state: GameState, seat: int) -> int | None:
+        limit = super().bang_limit(state, seat)
+        return None if limit is None else limit + 1
+
+
+class NoBeer(Rulebook):
+    def may_play(self, state: GameState, seat: int, card: int) -> bool:
+        return KEY[card] != "beer"
+
+
+class Noon(Rulebook):
+    def turn_started(self, engine: EngineCore, seat: int) -> None:
+        engine.damage(seat, 1, killer=None, card_player=None)
+
+
+class ShootoutState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = Shootout()
+
+
+class NoBeerState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = NoBeer()
+
+
+class NoonState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = Noon()
+
+
+@pytest.mark.parametrize("kind", [GameState, ShootoutState], ids=["base", "shootout"])
+def test_the_bang_limit_is_a_hook(kind: type[GameState]) -> None:
+    state, _ = deal(kind, [SeatRig(hand=["BANG! A♠", "BANG! 2♦"])], deck=[])
+    apply(state, 0, next(a for a in state.pending.options if a.kind == "play" and a.target == 1))
+    apply(state, 1, Action("take_hit"))
+    assert any(a.kind == "play" for a in state.pending.options) == (kind is ShootoutState)
+
+
+@pytest.mark.parametrize("kind", [GameState, NoBeerState], ids=["base", "no_beer"])
+def test_which_cards_may_be_played_is_a_hook(kind: type[GameState]) -> None:
+    state, _ = deal(kind, [SeatRig(hand=["BANG! A♠"]), SeatRig(hand=["Beer 6♥"], life=1)],
+                    deck=[])
+    apply(state, 0, next(a for a in state.pending.options if a.kind == "play" and a.target == 1))
+    apply(state, 1, Action("take_hit"))
+    assert state.pending.kind == "dying"
+    assert any(a.kind == "beer" for a in state.pending.options) == (kind is GameState)
+
+
+@pytest.mark.parametrize("kind", [GameState, NoonState], ids=["base", "noon"])
+def test_the_start_of_a_turn_is_a_hook(kind: type[GameState]) -> None:
+    state, kinds = deal(kind, [SeatRig(), SeatRig()], deck=[], turn=1, start="start")
+    assert state.players[1].life == (3 if kind is NoonState else 4)
+    assert ("hit" in kinds) == (kind is NoonState)
