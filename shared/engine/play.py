@@ -5,22 +5,17 @@ from __future__ import annotations
 from itertools import combinations
 
 from shared.cards import BLUE, KEY, WEAPON_REACH
+from shared.engine.card_rules import CARD_RULES
 from shared.engine.core import EngineCore, is_immune
 from shared.model import (
     Action,
-    DuelFrame,
-    IndiansFrame,
-    MoveFrame,
     ShotFrame,
     StoreFrame,
     TurnFrame,
 )
-from shared.roles import SHERIFF
 from shared.rulebook import has_ability, rulebook, suit_of
 from shared.rules import (
-    alive_count,
     distance,
-    has_in_play,
     may_bang,
     reach,
     seats_from,
@@ -28,8 +23,6 @@ from shared.rules import (
 )
 
 END_TURN = Action("end_turn")
-SELF_TARGETED_BROWN = ("beer", "saloon", "stagecoach", "wells_fargo", "general_store",
-                       "gatling", "indians")
 
 
 class PlayMixin(EngineCore):
@@ -62,42 +55,21 @@ class PlayMixin(EngineCore):
     def play_options(self, seat: int) -> list[Action]:
         s = self.s
         p = s.players[seat]
-        others = seats_from(s, seat)[1:]
         can_bang = may_bang(s, seat)
         book = rulebook(s)
-        in_play_keys = {KEY[c] for c in p.in_play}
         options: list[Action] = []
         for card in p.hand:
             if not book.may_play(s, seat, card):
                 continue
             key = KEY[card]
-            if key == "bang":
-                if can_bang:
-                    options.extend(Action("play", card=card, target=t)
-                                   for t in self.bang_targets(seat, card))
-                continue
-            if can_bang and (has_ability(s, seat, "annie_versary")
-                             or (key == "missed" and has_ability(s, seat, "calamity_janet"))):
+            if key != "bang" and can_bang and (
+                    has_ability(s, seat, "annie_versary")
+                    or (key == "missed" and has_ability(s, seat, "calamity_janet"))):
                 options.extend(Action("play_as_bang", card=card, target=t)
                                for t in self.bang_targets(seat, card))
-            if key in SELF_TARGETED_BROWN:
-                options.append(Action("play", card=card))
-            elif key == "panic":
-                near = [t for t in others if distance(s, seat, t) <= 1]
-                options.extend(self.take_options(seat, card, near))
-            elif key == "cat_balou":
-                options.extend(self.take_options(seat, card, others))
-            elif key == "duel":
-                options.extend(Action("play", card=card, target=t) for t in others)
-            elif key == "jail":
-                options.extend(
-                    Action("play", card=card, target=t) for t in others
-                    if (s.three_player or s.players[t].role != SHERIFF)
-                    and not has_in_play(s.players[t], "jail")
-                    and not is_immune(s, t, card, seat)
-                )
-            elif key in BLUE and key not in in_play_keys:
-                options.append(Action("play", card=card))
+            rule = CARD_RULES.get(key)
+            if rule is not None:
+                options.extend(rule.offers(self, seat, card))
         options += self.sid_options(seat)
         if has_ability(s, seat, "chuck_wengam") and p.life > 1:
             options.append(Action("chuck"))
@@ -151,44 +123,11 @@ class PlayMixin(EngineCore):
             return
         card = action.card
         assert card is not None  # every play and play_as_bang option names its card
-        key = KEY[card]
-        if kind == "play_as_bang" or key == "bang":
+        if kind == "play_as_bang":
             assert action.target is not None  # a BANG! always has a target
-            self.fire_bang(seat, card, action.target, as_bang=kind == "play_as_bang")
+            self.fire_bang(seat, card, action.target, as_bang=True)
             return
-        if key in BLUE:
-            self.equip(seat, card, action.target)
-            return
-        self.discard_from_hand(seat, card)
-        self.emit("play", seat=seat, card=card, target=action.target, value=action.pick)
-        if key == "beer":
-            if alive_count(s) > 2:
-                self.heal(seat)
-            self.beer_played()
-        elif key == "saloon":
-            for q in seats_from(s, seat):
-                self.heal(q)
-        elif key == "stagecoach":
-            self.draw_to_hand(seat, 2)
-        elif key == "wells_fargo":
-            self.draw_to_hand(seat, 3)
-        elif key == "general_store":
-            self.open_store(seat)
-        elif key in ("panic", "cat_balou"):
-            assert action.target is not None  # Panic! and Cat Balou always have a target
-            mode = "steal" if key == "panic" else "discard"
-            s.stack.append(MoveFrame(seat, action.target, action.pick, mode))
-        elif key == "gatling":
-            for t in reversed(seats_from(s, seat)[1:]):
-                if not is_immune(s, t, card, seat):
-                    s.stack.append(ShotFrame(t, seat, card, seat))
-        elif key == "indians":
-            for t in reversed(seats_from(s, seat)[1:]):
-                if not is_immune(s, t, card, seat):
-                    s.stack.append(IndiansFrame(seat, t, card))
-        elif key == "duel":
-            assert action.target is not None  # the Duel always has a target
-            s.stack.append(DuelFrame(seat, action.target, action.target, card))
+        CARD_RULES[KEY[card]].play(self, seat, action)
 
     def equip(self, seat: int, card: int, target: int | None) -> None:
         s = self.s
