@@ -40,8 +40,9 @@ class EmbeddedServer:
     without flags), or a free one if that is taken."""
 
     def __init__(self, data: Path | str, *, port: int | None = None, lan: bool = False,
-                 bot_delay: float = 0.6) -> None:
+                 bot_delay: float = 0.6, bot_talk: bool = False) -> None:
         self.data = data
+        self.bot_talk = bot_talk
         self.port = port
         self.lan = lan
         self.bot_delay = bot_delay
@@ -68,7 +69,7 @@ class EmbeddedServer:
 
     async def start(self) -> None:
         self._store = Store(self.data)
-        self.host = Host(self._store, bot_delay=self.bot_delay)
+        self.host = Host(self._store, bot_delay=self.bot_delay, bot_talk=self.bot_talk)
         port = self.port or (DEFAULT_PORT if port_free(DEFAULT_PORT, self.lan) else free_port())
         self.broker = EmbeddedBroker(port=port, lan=self.lan)
         await self.broker.start()

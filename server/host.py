@@ -21,12 +21,13 @@ from typing import NamedTuple
 
 from server import legacy
 from server.broadcast import Broadcast
+from server.chat import Speaker, TableTalk
 from server.clients import Clients, Lru
 from server.ratelimit import LogBudget, RateLimiter
 from server.rooms import Room, RoomError, new_room_id
 from server.store import Store
 from server.timers import DecisionTimers
-from shared import crypto
+from shared import chat, crypto
 from shared import protocol as p
 from shared.bots import BOT_KINDS, Bot, make_bot, tell
 from shared.driver import GameDriver, GameFailed
@@ -65,7 +66,8 @@ class Outgoing(NamedTuple):
 
 class Host:
     def __init__(self, store: Store, *, bot_delay: float = 0.5, rate: float = 50.0,
-                 burst: float = 200.0, keep_days: float = KEEP_DAYS) -> None:
+                 burst: float = 200.0, keep_days: float = KEEP_DAYS,
+                 bot_talk: bool = False) -> None:
         self.store = store
         self.keys = store.host_keys()
         self.bot_delay = bot_delay
@@ -87,6 +89,7 @@ class Host:
         self.timers = DecisionTimers()
         self.drivers: dict[str, GameDriver] = {}  # room -> its game's driver (and bots)
         self.broadcasts: dict[str, Broadcast] = {}
+        self.talk = TableTalk(bot_talk)
         self.outbox: deque[Outgoing] = deque()  # ready to publish
         self.has_output = asyncio.Event()
         # Called when something was released, to publish it in the same turn of the event
@@ -260,7 +263,7 @@ class Host:
             return
         try:
             message: p.ClientMessage | None = p.decode_client_message(
-                p.unpad(plain, (p.REQUEST_CLASS,)))
+                p.unpad(plain, p.REQUEST_CLASSES))
         except p.ProtocolError as exc:
             message, invalid = None, exc
         if isinstance(message, p.Bye) and self.wills.get(cid) == ref:
@@ -335,10 +338,16 @@ class Host:
             self._create(cid, ref, message)
         elif isinstance(message, p.Watch):
             room = self._room(message.room)
+            if room.seat_of(cid) is None:
+                self.talk.watch(room.id, cid, message.name)
             self._send_snapshot(cid, room)
             self._reply(cid, p.Ok(ref=ref, room=room.info()))
         elif isinstance(message, p.Snapshot):
             self._snapshot(cid, ref, self._room(message.room))
+        elif isinstance(message, p.Say):
+            room = self._room(message.room)
+            self._say(room, self.talk.speaker(room, cid), message.text, message.phrase,
+                      (cid, ref))
         else:
             self._room_request(cid, ref, message)
 
@@ -542,6 +551,7 @@ class Host:
         self._queue(p.snapshot_topic(room_id), b"", retain=True)
         self._lobby_dirty.discard(room_id)
         self._snapshot_cancel(room_id)
+        self.talk.forget_room(room_id)
 
     def _close(self, room: Room, why: str = "everyone left before the start") -> None:
         """A room that had not started goes away: the last player left, or it expired."""
@@ -692,6 +702,19 @@ class Host:
             self._publish_snapshot(room)
         else:
             self._snapshot_later(room)
+        for seat, phrase in self.talk.bot_lines(room, events):
+            name = room.record.seats[seat].name
+            self._say(room, Speaker(chat.TABLE, name, "", seat), "", phrase)
+
+    def _say(self, room: Room, speaker: Speaker, text: str, phrase: str,
+             answer: tuple[str, int] | None = None) -> None:
+        """One chat line, sealed to each reader of its channel; the speaker's copy answers
+        their request."""
+        for reader in self.talk.readers(room, speaker.channel):
+            ref = answer[1] if answer is not None and answer[0] == reader else None
+            self._reply(reader, p.Chat(room=room.id, channel=speaker.channel,
+                                       name=speaker.name, key=speaker.key, seat=speaker.seat,
+                                       text=text, phrase=phrase, ref=ref))
 
     def _send_snapshot(self, cid: str, room: Room) -> None:
         """A room's public snapshot to one client, then its seat's private part if it holds

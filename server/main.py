@@ -40,7 +40,7 @@ def public_url(address: p.BrokerAddress) -> str:
 
 async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
                    bot_delay: float = 0.5, ready: asyncio.Event | None = None,
-                   keep_days: float = 30.0) -> int:
+                   keep_days: float = 30.0, bot_talk: bool = False) -> int:
     """Run until SIGINT/SIGTERM. Returns a process exit code."""
     # First of all: a Ctrl-C while the broker starts must stop the host, not be lost.
     stop = asyncio.Event()
@@ -49,7 +49,7 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
         loop.add_signal_handler(sig, stop.set)
     try:
         store = Store(data)
-        host = Host(store, bot_delay=bot_delay, keep_days=keep_days)
+        host = Host(store, bot_delay=bot_delay, keep_days=keep_days, bot_talk=bot_talk)
     except ReplayError as exc:
         log.error("cannot restore the saved games in %s: %s", data, exc)
         return 1

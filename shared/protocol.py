@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
-from shared import names
+from shared import chat, names
 from shared.model import Action, Event
 from shared.views import PendingView, TableView
 
@@ -203,7 +203,10 @@ class Join(_Msg, tag="join"):
 
 
 class Watch(_Msg, tag="watch"):
+    """Follow a room without a seat. `name`: how your chat lines are signed (optional)."""
+
     room: str
+    name: str = ""
 
 
 class Ready(_Msg, tag="ready"):
@@ -255,9 +258,20 @@ class Handover(_Msg, tag="handover"):
     seat: int
 
 
+class Say(_Msg, tag="say"):
+    """Talk in a room where you sit or that you watch: free `text` or a quick `phrase` (a
+    code of `shared.chat.PHRASES`), exactly one of them. The channel follows from who you
+    are (`shared.chat`). Padded to CHAT_REQUEST_CLASS. Answered by the `chat` itself, with
+    `ref`, as everyone on the channel gets it."""
+
+    room: str
+    text: str = ""
+    phrase: str = ""
+
+
 ClientMessage = (
     Hello | Bye | Ping | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave
-    | Kick | Act | Snapshot | Handover
+    | Kick | Act | Snapshot | Handover | Say
 )
 
 
@@ -394,7 +408,23 @@ class SeatUpdate(_Msg, tag="seat"):
     snapshot: bool = False
 
 
-HostReply = Welcome | Ok | Rooms | Error | SeatUpdate
+class Chat(_Msg, tag="chat"):
+    """Something said in `room` on `channel` ("table" or "spectators"), sealed to each
+    reader. `seat` is the speaker's seat (None: a spectator), `key` their key id (KEY_ID
+    characters of the client id, "" for a bot), `name` as shown. Exactly one of `text` and
+    `phrase` is set. `ref`: the speaker's own copy answers their `say`."""
+
+    room: str
+    channel: Literal["table", "spectators"]
+    name: str
+    key: str = ""
+    seat: int | None = None
+    text: str = ""
+    phrase: str = ""
+    ref: int | None = None
+
+
+HostReply = Welcome | Ok | Rooms | Error | SeatUpdate | Chat
 
 
 # --- host -> anyone (inside Signed) ----------------------------------------------------------
@@ -458,8 +488,11 @@ PublicMessage = HostHello | LobbyEntry | RoomDelta | RoomSnapshot | PublicError
 
 # --- padding ---------------------------------------------------------------------------------
 
-#: Every sealed request is padded to this many bytes.
+#: Every sealed request is padded to this many bytes, but a `say`.
 REQUEST_CLASS = 256
+#: A `say` is padded to this many bytes, whatever its length.
+CHAT_REQUEST_CLASS = 1024
+REQUEST_CLASSES = (REQUEST_CLASS, CHAT_REQUEST_CLASS)
 #: Sealed host messages are padded to one of these; the class comes from public facts only.
 REPLY_CLASSES = (1024, 4096, 16384)
 #: A seat update's class: 4096 when it carries options (a public fact: the pending seat) and
@@ -484,6 +517,11 @@ def unpad(padded: bytes, sizes: tuple[int, ...]) -> bytes:
     return padded[2 : 2 + length]
 
 
+def request_class(message: ClientMessage) -> int:
+    """The padded size of a request: its kind is all a stranger learns from it."""
+    return CHAT_REQUEST_CLASS if isinstance(message, Say) else REQUEST_CLASS
+
+
 def seat_update_class(update: SeatUpdate, hand_count: int) -> int:
     """The size class of a seat update, from what a stranger may know: whether the seat is
     the one deciding (it then carries options) and its hand size."""
@@ -493,10 +531,10 @@ def seat_update_class(update: SeatUpdate, hand_count: int) -> int:
 
 
 def reply_class(message: HostReply) -> int:
-    """The class of a reply that is not a seat update, by its kind: an error fits 1024; an
-    answer that may carry rooms or seats gets 4096 (pages of rooms are trimmed to fit, and a
-    key holds at most MAX_SEATS_HELD seats)."""
-    return REPLY_CLASSES[0] if isinstance(message, Error) else REPLY_CLASSES[1]
+    """The class of a reply that is not a seat update, by its kind: an error and a chat line
+    fit 1024; an answer that may carry rooms or seats gets 4096 (pages of rooms are trimmed to
+    fit, and a key holds at most MAX_SEATS_HELD seats)."""
+    return REPLY_CLASSES[0] if isinstance(message, Error | Chat) else REPLY_CLASSES[1]
 
 
 # --- encode / decode -------------------------------------------------------------------------
@@ -566,6 +604,10 @@ def check_client_message(message: ClientMessage) -> None:
         raise ProtocolError("invalid", f"room id {room!r} is not 1-16 of [0-9a-z]")
     if isinstance(message, Join | CreateRoom):  # names as they will be shown (NFKC)
         message.name = check_name(message.name, person=isinstance(message, Join))
+    if isinstance(message, Watch) and message.name:
+        message.name = check_name(message.name)
+    if isinstance(message, Say):
+        check_say(message)
     if isinstance(message, CreateRoom):
         opts = message.options
         if not MIN_SEATS <= opts.seats <= MAX_SEATS:
@@ -581,6 +623,19 @@ def check_client_message(message: ClientMessage) -> None:
         value = getattr(message, field, None)
         if value is not None and not 0 <= value <= MAX_INT:
             raise ProtocolError("invalid", f"{field} must be 0-{MAX_INT}")
+
+
+def check_say(message: Say) -> None:
+    """Exactly one of text and phrase; the text as it will be shown (`shared.chat`)."""
+    try:
+        if bool(message.text) == bool(message.phrase):
+            raise chat.BadMessage("say either a text or a phrase")
+        if message.phrase:
+            chat.check_phrase(message.phrase)
+        else:
+            message.text = chat.clean_text(message.text)
+    except chat.BadMessage as exc:
+        raise ProtocolError("invalid", str(exc)) from None
 
 
 def check_name(name: str, *, person: bool = True) -> str:

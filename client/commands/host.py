@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--keep-days", type=float, default=30.0, metavar="DAYS",
                         help="delete finished games from the data file after this many days "
                         "(default 30; 0 keeps them forever)")
+    parser.add_argument("--bot-chat", action="store_true",
+                        help="bots say a quick phrase now and then at the table (\"Ouch!\", "
+                        "\"Good game!\"); off by default")
     parser.add_argument("--verbose", action="store_true", help="log every action")
     parser.add_argument("--export", metavar="ROOM",
                         help="print that room's game as a record for `bang replay`, and exit")
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     return asyncio.run(run_host(args.broker, args.port, args.lan,
                                 args.data or default_data_path(), bot_delay=args.bot_delay,
-                                keep_days=args.keep_days))
+                                keep_days=args.keep_days, bot_talk=args.bot_chat))
 
 
 def export(data: Path, room: str) -> int:

@@ -44,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="how the bots play (default: normal)")
     parser.add_argument("--bot-delay", type=delay_seconds, default=0.6,
                         help="seconds each bot waits before acting, so you can follow")
+    parser.add_argument("--bot-chat", action="store_true",
+                        help="bots say a quick phrase now and then (\"Ouch!\", \"Good game!\")")
     parser.add_argument("--lan", action="store_true",
                         help="let friends on the LAN join (the broker listens on every "
                         "interface); prints the `bang join` line to give them")
@@ -110,7 +112,7 @@ def embedded_server(args: argparse.Namespace):  # noqa: ANN201
 
     port = args.port or (DEFAULT_PORT if port_free(DEFAULT_PORT, args.lan) else free_port())
     return EmbeddedServer(f"{user_data_dir(APP_DIR_NAME)}/play.sqlite3", port=port,
-                          lan=args.lan, bot_delay=args.bot_delay)
+                          lan=args.lan, bot_delay=args.bot_delay, bot_talk=args.bot_chat)
 
 
 def play_profile():  # noqa: ANN201

@@ -501,7 +501,7 @@ class Remote:
     def _seal(self, message: p.ClientMessage) -> tuple[int, bytes]:
         assert self._session is not None
         self._ctr = crypto.next_counter(self._ctr)
-        body = p.pad(p.encode(message), p.REQUEST_CLASS)
+        body = p.pad(p.encode(message), p.request_class(message))
         box = crypto.seal(self._session.to_host, body, p.request_aad(self.cid, self._ctr))
         envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=self._ctr, box=box)
         return self._ctr, p.encode(envelope)

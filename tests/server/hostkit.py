@@ -59,8 +59,8 @@ class WireClient:
 
     def envelope(self, message: Any, ctr: int | None = None) -> bytes:
         self.ctr = ctr if ctr is not None else crypto.next_counter(self.ctr)
-        box = crypto.seal(self.session.to_host, p.pad(p.encode(message), p.REQUEST_CLASS),
-                          p.request_aad(self.cid, self.ctr))
+        padded = p.pad(p.encode(message), p.request_class(message))
+        box = crypto.seal(self.session.to_host, padded, p.request_aad(self.cid, self.ctr))
         return p.encode(p.Request(v=p.VERSION, pub=self.key.public, ctr=self.ctr, box=box))
 
     def send(self, message: Any) -> list[Any]:
@@ -111,12 +111,12 @@ class WireClient:
         self.updates.extend(shown)
 
     def reply(self, message: Any) -> Any:
-        """Send and return the direct answer (Ok, Rooms, Welcome, Error, or the SeatUpdate
-        that answers an act)."""
+        """Send and return the direct answer (Ok, Rooms, Welcome, Error, the SeatUpdate
+        that answers an act, or the speaker's own Chat that answers a say)."""
         items = self.send(message)
         for index, item in enumerate(items):
             if isinstance(item, p.Ok | p.Rooms | p.Welcome | p.Error | p.PublicError) or \
-                    (isinstance(item, p.SeatUpdate) and item.ref is not None):
+                    (isinstance(item, p.SeatUpdate | p.Chat) and item.ref is not None):
                 self.unread = items[:index] + items[index + 1:]
                 if isinstance(message, p.Join) and isinstance(item, p.Ok):
                     self.mirrors[message.room].seat = item.seat
