@@ -7,7 +7,7 @@ import contextlib
 import time
 
 from client.net import Remote, RemoteError, Status, TableUpdate
-from client.session import Refused, Session, StatusChanged, ViewUpdate
+from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
 from shared import protocol as p
 from shared.describe import describe
 from shared.model import Action
@@ -65,6 +65,9 @@ class RemoteSession(Session):
             elif isinstance(update, TableUpdate):
                 if update.room == self.room:
                     self._on_update(update)
+            elif isinstance(update, p.Chat):
+                if update.room == self.room:
+                    self.emit(chat_line(update))
             elif isinstance(update, p.Error | p.PublicError):
                 self.emit(Refused(update.message))
 
@@ -95,6 +98,14 @@ class RemoteSession(Session):
         except TimeoutError:
             self.emit(Refused("the host did not answer in time"))
 
+    async def say(self, text: str = "", phrase: str = "") -> None:
+        try:
+            await self.remote.say(self.room, text, phrase)
+        except RemoteError as refusal:
+            self.emit(Refused(refusal.message))
+        except TimeoutError:
+            self.emit(Refused("the host did not answer in time"))
+
     async def rematch(self) -> None:
         """A new room with the same options, this player in the same seat, bots elsewhere."""
         info = self._info
@@ -120,3 +131,9 @@ class RemoteSession(Session):
                 await self._reader
         if self._own_remote and self._remote is not None:
             await self._remote.close()
+
+
+def chat_line(said: p.Chat) -> ChatLine:
+    """A chat line from the host as the screens take it."""
+    return ChatLine(said.channel, said.name, said.seat, said.key, said.text, said.phrase,
+                    mine=said.ref is not None)

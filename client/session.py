@@ -9,6 +9,7 @@ process with bots in the other seats (offline play and tests); the remote sessio
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from shared import chat
 from shared.bots import Bot, make_bot
 from shared.describe import describe
 from shared.driver import GameDriver, GameFailed
@@ -52,7 +54,22 @@ class StatusChanged:
     detail: str = ""
 
 
-SessionEvent = ViewUpdate | Refused | StatusChanged
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """Something said at the table: free `text`, or a quick `phrase` code (shared.chat) that
+    each reader sees in their own language. `key` tells namesakes apart ("" for a bot);
+    `mine`: our own line, as the host passed it on."""
+
+    channel: str  # "table" | "spectators"
+    name: str
+    seat: int | None = None
+    key: str = ""
+    text: str = ""
+    phrase: str = ""
+    mine: bool = False
+
+
+SessionEvent = ViewUpdate | Refused | StatusChanged | ChatLine
 
 
 class Session(ABC):
@@ -90,6 +107,11 @@ class Session(ABC):
         """Ask for a new game at the same table."""
 
     @abstractmethod
+    async def say(self, text: str = "", phrase: str = "") -> None:
+        """Talk at the table: free text or a quick phrase code; the line comes back as a
+        `ChatLine`, or a `Refused` says why not."""
+
+    @abstractmethod
     async def close(self) -> None: ...
 
 
@@ -103,6 +125,7 @@ class LocalTable:
     timeout: float | None = None  # seconds for the human's decisions; None: no limit
     bot: str = "normal"  # a kind from shared.bots.BOT_KINDS
     scenario: Scenario | None = None  # a rigged table for the first game (tests)
+    bot_talk: bool = False  # bots say a quick phrase now and then (shared.chat)
 
 
 class LocalSession(Session):
@@ -120,6 +143,7 @@ class LocalSession(Session):
         self._stopped = False  # the engine failed: nothing more is played
         self._last_view: TableView | None = None
         self.game: GameDriver | None = None  # the current game's driver, once dealt
+        self._talk_rng = random.Random(table.setup.seed)
 
     def _deal(self) -> tuple[GameState, list[Event]]:
         setup = self.table.setup
@@ -163,6 +187,26 @@ class LocalSession(Session):
         if self._driver is not None:
             self._driver.cancel()
 
+    async def say(self, text: str = "", phrase: str = "") -> None:
+        """Nobody else is here: the line is only echoed (the bots do not read)."""
+        try:
+            text = chat.clean_text(text) if text else ""
+            phrase = chat.check_phrase(phrase) if phrase else ""
+        except chat.BadMessage as problem:
+            self.emit(Refused(str(problem)))
+            return
+        name = self.state.players[self.seat].name if self.state and self.seat is not None else ""
+        self.emit(ChatLine(chat.TABLE, name, self.seat, text=text, phrase=phrase, mine=True))
+
+    def _bots_talk(self, events: list[Event]) -> None:
+        if not self.table.bot_talk or self.state is None:
+            return
+        for player in self.state.players:
+            if player.seat != self.seat and player.alive:
+                phrase = chat.bot_phrase(events, player.seat, self._talk_rng)
+                if phrase is not None:
+                    self.emit(ChatLine(chat.TABLE, player.name, player.seat, phrase=phrase))
+
     def _publish(self, events: list[Event]) -> None:
         assert self.state is not None
         seen = [redact(e, self.seat) for e in events]
@@ -177,6 +221,7 @@ class LocalSession(Session):
         ):
             deadline = time.time() + self.table.timeout
         self._show(table, seen, deadline)
+        self._bots_talk(events)
 
     def _show(self, table: TableView, seen: list[Event], deadline: float | None = None) -> None:
         self._last_view = table

@@ -60,6 +60,9 @@ class FeedSession(Session):
     async def rematch(self) -> None:
         return None
 
+    async def say(self, text: str = "", phrase: str = "") -> None:
+        return None
+
     async def close(self) -> None:
         return None
 

@@ -90,6 +90,7 @@ def offline_session(args: argparse.Namespace, name: str):
         bot_delay=args.bot_delay,
         timeout=args.timeout or None,
         bot=args.bots,
+        bot_talk=args.bot_chat,
     )
     return LocalSession(table)
 

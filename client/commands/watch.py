@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from client.commands.common import add_display_flags
+from client.commands.common import add_display_flags, player_name
 from client.commands.join import add_connection_flags
 from client.commands.join import run as join_run
 
@@ -12,6 +12,7 @@ EXAMPLES = """examples:
   bang watch                                  pick a room to watch from the lobby
   bang watch --room Saloon
   bang watch --broker mqtt://192.168.1.20:1883 --room k3x9a2
+  bang watch --room Saloon --name Carl         your name when you talk with the spectators
 """
 
 
@@ -19,13 +20,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "watch",
         help="spectate a room, read-only",
-        description="Watch a game as a spectator: every public fact, no hands, no actions.",
+        description="Watch a game as a spectator: every public fact, no hands, no actions. "
+        "Spectators talk among themselves (m); the players do not read them.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_connection_flags(parser)
+    parser.add_argument("--name", type=player_name,
+                        help="your name when you talk (default: the last one used)")
     add_display_flags(parser)
-    parser.set_defaults(func=run, name=None)
+    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -100,6 +100,21 @@ UI = {
                  "table)",
     "key_marks": "▶ whose turn · … deciding · ★ Sheriff · ● life · ✓ playable / in reach"
     " · ✗ out of reach",
+    # table talk
+    "key_chat": "m: talk at the table (Enter sends, Esc goes back) · x: hide or show the chat"
+                " · F2-F7: quick phrases · /mute NAME, /unmute NAME in the chat",
+    "chat_placeholder": "m: talk · Enter: send · F2-F7: quick phrases · /mute NAME",
+    "chat_spectators": "spectators",
+    "chat_muted": "{name} is muted: their lines are hidden (/unmute {name})",
+    "chat_unmuted": "{name} is heard again",
+    "chat_no_one": "No one called {name} here",
+    "chat_spectator": "spectator",
+    "phrase_deputy": "I'm the Deputy!",
+    "phrase_not_me": "Not me!",
+    "phrase_nice_shot": "Nice shot!",
+    "phrase_ouch": "Ouch!",
+    "phrase_hurry": "Your move, partner!",
+    "phrase_good_game": "Good game!",
     "cmd_end_turn": "End turn",
     "cmd_toggle_log": "Toggle game log",
     "cmd_theme": "Toggle light/dark theme",

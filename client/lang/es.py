@@ -99,6 +99,21 @@ UI = {
                  "aparecen bajo la mesa)",
     "key_marks": "▶ su turno · … decidiendo · ★ Sheriff · ● vida · ✓ jugable / a tu alcance"
     " · ✗ fuera de alcance",
+    # hablar en la mesa
+    "key_chat": "m: habla en la mesa (Intro envía, Esc vuelve al juego) · x: oculta o muestra"
+                " el chat · F2-F7: frases rápidas · /mute NOMBRE, /unmute NOMBRE en el chat",
+    "chat_placeholder": "m: habla · Intro: envía · F2-F7: frases rápidas · /mute NOMBRE",
+    "chat_spectators": "espectadores",
+    "chat_muted": "{name} está silenciado: sus líneas se ocultan (/unmute {name})",
+    "chat_unmuted": "{name} se oye de nuevo",
+    "chat_no_one": "Aquí nadie se llama {name}",
+    "chat_spectator": "espectador",
+    "phrase_deputy": "¡Soy el Ayudante!",
+    "phrase_not_me": "¡Yo no he sido!",
+    "phrase_nice_shot": "¡Buen disparo!",
+    "phrase_ouch": "¡Ay!",
+    "phrase_hurry": "¡Te toca, compañero!",
+    "phrase_good_game": "¡Buena partida!",
     "cmd_end_turn": "Terminar turno",
     "cmd_toggle_log": "Mostrar/ocultar la crónica",
     "cmd_theme": "Tema claro/oscuro",
@@ -226,6 +241,8 @@ FOOTER = {
     "Theme": "Tema",
     "Results": "Resultados",
     "Lobby": "Sala",
+    "Talk": "Hablar",
+    "Chat": "Chat",
     "palette": "comandos",
 }
 

@@ -101,6 +101,21 @@ UI = {
                  "asztal alatt)",
     "key_marks": "▶ soron van · … dönt · ★ Seriff · ● életpont · ✓ kijátszható / lőtávon belül"
     " · ✗ lőtávon kívül",
+    # beszélgetés az asztalnál
+    "key_chat": "m: beszélj az asztalnál (Enter elküldi, Esc vissza a játékhoz) · x: a chat"
+                " elrejtése vagy mutatása · F2-F7: gyors mondatok · /mute NÉV, /unmute NÉV",
+    "chat_placeholder": "m: beszélj · Enter: küldés · F2-F7: gyors mondatok · /mute NÉV",
+    "chat_spectators": "nézők",
+    "chat_muted": "{name} elnémítva: a sorai rejtve (/unmute {name})",
+    "chat_unmuted": "{name} újra hallható",
+    "chat_no_one": "Itt senkit sem hívnak így: {name}",
+    "chat_spectator": "néző",
+    "phrase_deputy": "Helyettes vagyok!",
+    "phrase_not_me": "Nem én voltam!",
+    "phrase_nice_shot": "Szép lövés!",
+    "phrase_ouch": "Jaj!",
+    "phrase_hurry": "Te jössz, cimbora!",
+    "phrase_good_game": "Jó játék volt!",
     "cmd_end_turn": "Kör vége",
     "cmd_toggle_log": "Napló mutatása/elrejtése",
     "cmd_theme": "Világos/sötét téma",
@@ -229,6 +244,8 @@ FOOTER = {
     "Theme": "Téma",
     "Results": "Eredmény",
     "Lobby": "Váró",
+    "Talk": "Beszélj",
+    "Chat": "Chat",
     "palette": "parancsok",
 }
 

@@ -99,6 +99,21 @@ UI = {
                  "appaiono sotto il tavolo)",
     "key_marks": "▶ di turno · … sta decidendo · ★ Sceriffo · ● punti vita · ✓ giocabile / a"
     " portata · ✗ fuori portata",
+    # parlare al tavolo
+    "key_chat": "m: parla al tavolo (Invio manda, Esc torna al gioco) · x: nascondi o mostra"
+                " la chat · F2-F7: frasi rapide · /mute NOME, /unmute NOME nella chat",
+    "chat_placeholder": "m: parla · Invio: manda · F2-F7: frasi rapide · /mute NOME",
+    "chat_spectators": "spettatori",
+    "chat_muted": "{name} è silenziato: le sue righe sono nascoste (/unmute {name})",
+    "chat_unmuted": "{name} si sente di nuovo",
+    "chat_no_one": "Nessuno si chiama {name} qui",
+    "chat_spectator": "spettatore",
+    "phrase_deputy": "Sono il Vice!",
+    "phrase_not_me": "Non sono stato io!",
+    "phrase_nice_shot": "Bel colpo!",
+    "phrase_ouch": "Ahi!",
+    "phrase_hurry": "Tocca a te, compare!",
+    "phrase_good_game": "Bella partita!",
     "cmd_end_turn": "Fine del turno",
     "cmd_toggle_log": "Mostra/nascondi la cronaca",
     "cmd_theme": "Tema chiaro/scuro",
@@ -230,6 +245,8 @@ FOOTER = {
     "Theme": "Tema",
     "Results": "Risultati",
     "Lobby": "Sala",
+    "Talk": "Parla",
+    "Chat": "Chat",
     "palette": "comandi",
 }
 

@@ -105,7 +105,7 @@ class RemoteError(Exception):
         self.message = message
 
 
-Update = TableUpdate | LobbyUpdate | p.Error | p.PublicError | Status
+Update = TableUpdate | LobbyUpdate | p.Error | p.PublicError | Status | p.Chat
 
 
 class _Pending:
@@ -132,7 +132,7 @@ class Remote:
         self.follow_lobby = follow_lobby
         self.host: HostKey | None = None
         self.seats: dict[str, int] = {}  # room -> my seat
-        self.watching: set[str] = set()
+        self.watching: dict[str, str] = {}  # room -> the name our chat lines carry there
         self.lobby: dict[str, p.RoomInfo] = {}
         self._mirrors: dict[str, RoomMirror] = {}
         self._asked: set[str] = set()  # rooms whose snapshot is on its way
@@ -244,7 +244,7 @@ class Remote:
             backoff = min(backoff * 2, 10.0)
 
     def _topics(self) -> list[str]:
-        rooms = set(self.seats) | self.watching
+        rooms = set(self.seats) | set(self.watching)
         return [p.outbox_topic(self.cid), p.HOST_TOPIC,
                 *([p.LOBBY_FILTER] if self.follow_lobby else []),
                 *(p.room_topic(room) for room in sorted(rooms))]
@@ -290,8 +290,7 @@ class Remote:
         if self._client is not None:  # the rooms of seats we learn of only now
             await self._subscribe(self._client, *(t for t in self._topics()
                                                   if t not in subscribed))
-        for room in self.watching:
-            await self._request(p.Snapshot(room=room))
+        await self._rewatch()
         self._connected.set()
         self._emit(Status(True))
 
@@ -403,10 +402,21 @@ class Remote:
         if self._client is not None:
             await self._resend()
             await self._request(p.Hello(will=self._will))
+            await self._rewatch()
+
+    async def _rewatch(self) -> None:
+        """Watch again: the answer brings the room's snapshot, and a host that restarted
+        learns that we listen to the room's talk."""
+        for room, name in list(self.watching.items()):
+            await self._request(p.Watch(room=room, name=name))
 
     def _on_reply(self, reply: p.HostReply) -> None:
         if isinstance(reply, p.SeatUpdate):
             self._show(reply.room, self._mirror(reply.room).on_seat(reply))
+            if reply.ref is None:
+                return
+        elif isinstance(reply, p.Chat):
+            self._emit(reply)
             if reply.ref is None:
                 return
         ref = reply.ref
@@ -583,11 +593,12 @@ class Remote:
         await self.snapshot(room)
         return reply.seat
 
-    async def watch(self, room: str) -> p.RoomInfo:
-        self.watching.add(room)
+    async def watch(self, room: str, name: str = "") -> p.RoomInfo:
+        """Follow a room without a seat; `name` signs what we say there."""
+        self.watching[room] = name
         await self._follow(room)
         try:
-            return (await self.request(p.Watch(room=room))).room
+            return (await self.request(p.Watch(room=room, name=name))).room
         finally:
             self._asked.discard(room)  # the snapshot came with the answer, or ask again
 
@@ -615,6 +626,10 @@ class Remote:
     async def act(self, room: str, decision: int, action: Action) -> None:
         """Answer a decision; the answer is our seat's part of the change it made."""
         await self.request(p.Act(room=room, decision=decision, action=action))
+
+    async def say(self, room: str, text: str = "", phrase: str = "") -> None:
+        """Talk in a room where we sit or watch: free text or a quick phrase code."""
+        await self.request(p.Say(room=room, text=text, phrase=phrase))
 
     async def snapshot(self, room: str) -> None:
         self._asked.add(room)

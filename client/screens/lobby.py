@@ -18,9 +18,11 @@ from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import LobbyUpdate, Remote, RemoteError, Status, TableUpdate
 from client.plaintext import clean, plain
-from client.remote_session import RemoteSession
+from client.remote_session import RemoteSession, chat_line
 from client.screens.create_room import CreateRoomScreen, RoomForm
+from client.widgets.chat import ChatPane
 from shared import protocol as p
+from shared.chat import PHRASES
 
 
 @dataclass
@@ -38,6 +40,9 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("r", "ready", "Ready"),
         Binding("s", "start", "Start"),
+        Binding("m", "talk", "Talk"),
+        Binding("x", "toggle_chat", show=False),
+        *[Binding(f"f{n + 2}", f"phrase({n})", show=False) for n in range(len(PHRASES))],
     ]
 
     def __init__(self, remote: Remote, name: str, i18n: I18n,
@@ -57,6 +62,9 @@ class LobbyScreen(Screen[None]):
         self.rooms: list[p.RoomInfo] = []
         self.my_room: str | None = None
         self.my_seat: int | None = None
+        self.watched: str | None = None
+        self.chat = ChatPane(i18n, id="lobby-chat")
+        self.chat.display = False  # until we sit or watch somewhere
         self._ready = False
         self._started = False
         self._at_table = False
@@ -77,6 +85,7 @@ class LobbyScreen(Screen[None]):
                     yield Button(f"{t('ready')} (r)", id="ready")
                     yield Button(f"{t('start')} (s)", id="start", variant="success")
                 yield Button(f"{t('watch')} (w)", id="watch")
+            yield self.chat
         yield Footer()
 
     def on_mount(self) -> None:
@@ -114,6 +123,9 @@ class LobbyScreen(Screen[None]):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
                 self.notify(clean(update.message), severity="error", markup=False)
+            elif isinstance(update, p.Chat):
+                if update.room == self._talk_room():
+                    self.chat.add(chat_line(update))
             elif isinstance(update, TableUpdate):
                 self._room_update(update)
                 if update.view is not None and self._wanted(update.room):
@@ -241,11 +253,39 @@ class LobbyScreen(Screen[None]):
         if isinstance(seat, int):
             self.my_room, self.my_seat, self._ready = room_id, seat, False
             self.notify(f"{self.i18n.t('take_seat')}: {seat + 1}")
+            self.chat.display = True
 
     async def _watch(self, room_id: str) -> None:
-        info = await self._request(self.remote.watch(room_id))
-        if isinstance(info, p.RoomInfo) and info.status == "waiting":
-            self.notify(self.i18n.t("waiting"))
+        info = await self._request(self.remote.watch(room_id, self.player_name))
+        if isinstance(info, p.RoomInfo):
+            self.watched = room_id
+            self.chat.display = True
+            if info.status == "waiting":
+                self.notify(self.i18n.t("waiting"))
+
+    # --- table talk, in the room we sit in or watch ----------------------------------------
+
+    def _talk_room(self) -> str | None:
+        return self.my_room or self.watched
+
+    def action_talk(self) -> None:
+        if self._talk_room() is not None:
+            self.chat.focus_input()
+
+    def action_toggle_chat(self) -> None:
+        if self._talk_room() is not None:
+            self.chat.display = not self.chat.display
+
+    async def action_phrase(self, index: int) -> None:
+        room = self._talk_room()
+        if room is not None:
+            await self._request(self.remote.say(room, phrase=PHRASES[index]))
+
+    @on(ChatPane.Said)
+    async def _said(self, event: ChatPane.Said) -> None:
+        room = self._talk_room()
+        if room is not None:
+            await self._request(self.remote.say(room, text=event.text))
 
     @on(DataTable.RowSelected)
     async def _row_chosen(self) -> None:

@@ -25,14 +25,16 @@ from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.prompt import PromptScreen
-from client.session import Refused, Session, StatusChanged, ViewUpdate
+from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
 from client.widgets.center import TableCenter
+from client.widgets.chat import ChatPane
 from client.widgets.choices import ChoicePanel
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
 from client.widgets.seat import SeatPanel
 from client.widgets.status import StatusBar
 from shared.cards import CARDS
+from shared.chat import PHRASES
 from shared.model import Action
 from shared.views import TableView
 
@@ -61,6 +63,9 @@ class TableScreen(Screen[None]):
         Binding("pagedown", "log_back(-5)", show=False),
         Binding("o", "results", "Results"),
         Binding("b", "lobby", "Lobby"),
+        Binding("m", "talk", "Talk"),
+        Binding("x", "toggle_chat", show=False),
+        *[Binding(f"f{n + 2}", f"phrase({n})", show=False) for n in range(len(PHRASES))],
     ]
 
     def __init__(self, session: Session, i18n: I18n) -> None:
@@ -83,6 +88,9 @@ class TableScreen(Screen[None]):
         self.hand = HandView(i18n, id="hand")
         self.panel = ChoicePanel(i18n, id="panel")
         self.game_log = GameLog(id="log")
+        self.chat = ChatPane(i18n, id="chat")
+        self.chat.display = False  # until someone else is here to talk to (`_chat_shown`)
+        self._chat_hidden_by_hand = False  # `x` hid it: nothing shows it again but `x`, `m`
         self.center = TableCenter(i18n)
 
     # --- layout --------------------------------------------------------------------------
@@ -96,7 +104,9 @@ class TableScreen(Screen[None]):
                 if not self.session.spectator:
                     yield self.hand
                     yield self.panel
-            yield self.game_log
+            with Vertical(id="side"):
+                yield self.game_log
+                yield self.chat
         yield Footer()
 
     def on_mount(self) -> None:
@@ -144,6 +154,10 @@ class TableScreen(Screen[None]):
                 self.status_bar.status = event.status
                 if event.detail:
                     self.notify(clean(event.detail), markup=False)
+            elif isinstance(event, ChatLine):
+                self.chat.add(event)
+                if not event.mine:
+                    self._show_chat()
 
     def _set_info(self, text: str) -> None:
         """The one-line info bar; a fixed height, so no layout pass."""
@@ -167,6 +181,10 @@ class TableScreen(Screen[None]):
         self.center.view = view
         for panel in self.query(SeatPanel):
             panel.show(view, self._key(panel.seat))
+        for player in view.players:
+            self.chat.know(player.name, self._key(player.seat))
+        if self.session.spectator or sum(bool(key) for key in self.keys) > 1:
+            self._show_chat()  # someone to talk to, or to listen to
         lines = self.i18n.log_lines(update.log, update.events, view, view.viewer)
         self.game_log.add(lines)
         if lines:
@@ -452,6 +470,30 @@ class TableScreen(Screen[None]):
 
     def action_toggle_log(self) -> None:
         self.game_log.toggle_class("-hidden")
+
+    # --- table talk ----------------------------------------------------------------------
+
+    def _show_chat(self) -> None:
+        if not self._chat_hidden_by_hand:
+            self.chat.display = True
+
+    def action_talk(self) -> None:
+        self._chat_hidden_by_hand = False
+        self.chat.focus_input()
+
+    def action_toggle_chat(self) -> None:
+        shown = not self.chat.display
+        self._chat_hidden_by_hand = not shown
+        self.chat.display = shown
+        if not shown and self.chat.input.has_focus:
+            self.set_focus(None)
+
+    async def action_phrase(self, index: int) -> None:
+        await self.session.say(phrase=PHRASES[index])
+
+    @on(ChatPane.Said)
+    async def _said(self, event: ChatPane.Said) -> None:
+        await self.session.say(text=event.text)
 
     def action_prompt(self) -> None:
         self._prompted = None

@@ -23,9 +23,13 @@ class GameLog(Widget):
         self._back = 0  # rows scrolled back from the newest
 
     def add(self, lines: list[str] | tuple[str, ...]) -> None:
-        if not lines:
-            return
-        self._lines.extend(red_suits(line) for line in lines)
+        """Log lines, with the suits of the cards they name in colour."""
+        if lines:
+            self.add_content([red_suits(line) for line in lines])
+
+    def add_content(self, lines: list[Content]) -> None:
+        """Lines already styled (the chat's)."""
+        self._lines.extend(lines)
         del self._lines[:-MAX_LINES]
         self.refresh()
 
