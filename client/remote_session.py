@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 
 from client.net import Remote, RemoteError, Status, TableUpdate
+from client.net.stopping import stop_task
 from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
 from shared import protocol as p
 from shared.describe import describe
@@ -125,10 +125,7 @@ class RemoteSession(Session):
             self.emit(Refused(str(refusal)))
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+        await stop_task(self._reader)
         if self._own_remote and self._remote is not None:
             await self._remote.close()
 

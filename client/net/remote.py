@@ -65,6 +65,7 @@ import aiomqtt
 from msgspec import Struct
 
 from client.net.identity import HostKey, KnownHosts, default_config_dir, load_or_create_key
+from client.net.stopping import stop_task
 from client.net.tables import RoomMirror, TableUpdate
 from shared import crypto
 from shared import protocol as p
@@ -183,10 +184,7 @@ class Remote:
                 async with asyncio.timeout(2):
                     await client.publish(p.inbox_topic(self.cid), self._seal(p.Bye())[1], qos=1)
         for task in (self._task, self._pinger):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_task(task)
         for handle in (self._lobby_due, *self._seat_due.values()):
             if handle is not None:
                 handle.cancel()
