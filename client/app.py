@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 
+from client import door_mode
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import Remote
@@ -101,13 +103,27 @@ class BangApp(App[None]):
         self.theme = THEMES["light"] if self.current_theme.dark else THEMES["dark"]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """The command palette, in the player's language: our own commands in place of
+        Textual's English ones (its theme list and key panel are covered by `t` and help)."""
         t = self.i18n.t
         yield SystemCommand(t("cmd_help"), t("key_help"), self.action_help)
         yield SystemCommand(t("cmd_theme"), t("key_theme"), self.action_toggle_theme)
         if isinstance(screen, TableScreen):
             yield SystemCommand(t("cmd_end_turn"), t("key_end"), screen.action_end_turn)
             yield SystemCommand(t("cmd_toggle_log"), t("key_log"), screen.action_toggle_log)
+        yield SystemCommand(t("cmd_quit"), t("cmd_quit_help"), self.action_quit)
+        if not door_mode.is_door():  # the door's disk is not the player's
+            yield SystemCommand(t("cmd_screenshot"), t("cmd_screenshot_help"),
+                                lambda: self.set_timer(0.1, self.deliver_screenshot))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=self.i18n.t("palette_search")))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit (it copies in a text field): say how to."""
+        self.notify(self.i18n.t("how_to_quit"))
 
     async def on_unmount(self) -> None:
         if self.session is not None:

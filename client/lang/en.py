@@ -119,6 +119,12 @@ UI = {
     "cmd_toggle_log": "Toggle game log",
     "cmd_theme": "Toggle light/dark theme",
     "cmd_help": "Show help",
+    "cmd_quit": "Quit",
+    "cmd_quit_help": "Leave the game (asks first during a game)",
+    "cmd_screenshot": "Screenshot",
+    "cmd_screenshot_help": "Save an SVG picture of the screen",
+    "palette_search": "Search for commands…",
+    "how_to_quit": "Press Ctrl+Q to quit",
     # decisions: what is being asked
     "ask_play": "Play cards or end your turn",
     "ask_discard": "Discard down to your hand limit",
