@@ -117,7 +117,8 @@ class BangApp(App[None]):
                                 lambda: self.set_timer(0.1, self.deliver_screenshot))
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not any(isinstance(s, CommandPalette)
+                                                for s in self.screen_stack):
             self.push_screen(CommandPalette(id="--command-palette",
                                             placeholder=self.i18n.t("palette_search")))
 
