@@ -95,12 +95,13 @@ class HostedSession(RemoteSession):
     outlives_app = False  # the host lives in this app
 
     def __init__(self, server: EmbeddedServer, config_dir: Path, name: str,
-                 options: p.RoomOptions) -> None:
+                 options: p.RoomOptions, room_name: str) -> None:
         super().__init__(None, "", 0, own_remote=True)
         self.server = server
         self.config_dir = config_dir
         self.name = name
         self.options = options
+        self.room_name = room_name
 
     async def start(self) -> None:
         self.emit(StatusChanged("connecting"))
@@ -113,7 +114,7 @@ class HostedSession(RemoteSession):
         await self._remote.wait_connected()
         o = self.options
         room = await self._remote.create_room(
-            f"{self.name}'s table", seats=o.seats, pool=o.pool, turn_timeout=o.turn_timeout,
+            self.room_name, seats=o.seats, pool=o.pool, turn_timeout=o.turn_timeout,
             bot=o.bot,
         )
         self.room = room.id

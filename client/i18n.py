@@ -9,6 +9,7 @@ from client.lang import en, es, hu, it
 from client.lang.catalog import Catalog
 from client.log_writer import describe_event
 from shared.model import Event
+from shared.names import NAME_MAX
 
 CATALOGS: dict[str, Catalog] = {
     "en": en.CATALOG, "it": it.CATALOG, "es": es.CATALOG, "hu": hu.CATALOG,
@@ -27,6 +28,15 @@ class I18n:
 
     def t(self, key: str, **values: object) -> str:
         return self.catalog.ui[key].format(**values)
+
+    def table_name(self, player: str) -> str:
+        """The name a room opened by `player` gets unless they choose one ("Zed's table"),
+        the player's name shortened to keep it within a room name's NAME_MAX characters."""
+        room = self.t("default_table", name=player)
+        if len(room) > NAME_MAX:
+            excess = len(room) - NAME_MAX
+            room = self.t("default_table", name=player[:len(player) - excess].rstrip())
+        return room
 
     def card_name(self, key: str) -> str:
         return self.catalog.card_names[key]

@@ -48,5 +48,6 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     tmp.replace(path)
 
 
-def default_name() -> str:
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "Player"
+def default_name(fallback: str = "Player") -> str:
+    """The account's user name, else `fallback` (the word "Player" in the player's language)."""
+    return os.environ.get("USER") or os.environ.get("USERNAME") or fallback

@@ -9,7 +9,7 @@ from typing import TypeVar
 import msgspec
 
 from client import door_mode
-from client.i18n import LANGUAGES
+from client.i18n import LANGUAGES, I18n
 from client.settings import Settings, default_name, load_settings, save_settings
 from shared import names, protocol
 
@@ -87,7 +87,7 @@ def settings_for(args: argparse.Namespace) -> Settings:
     if keep != saved and not door_mode.is_door():
         save_settings(keep)
     if not settings.name:
-        settings.name = default_name()
+        settings.name = default_name(I18n(settings.lang).t("default_player"))
     return settings
 
 

@@ -12,6 +12,7 @@ from client.commands.common import (
     port_number,
     settings_for,
 )
+from client.i18n import I18n
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
 
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.lan:
         app = lan_lobby(args, settings)
     else:
-        app = BangApp(hosted_session(args, settings.name), lang=settings.lang,
+        app = BangApp(hosted_session(args, settings.name, I18n(settings.lang)),
+                      lang=settings.lang,
                       theme=settings.theme)
     door_mode.apply(app)
     app.run()
@@ -95,14 +97,14 @@ def offline_session(args: argparse.Namespace, name: str):
     return LocalSession(table)
 
 
-def hosted_session(args: argparse.Namespace, name: str):  # noqa: ANN201
+def hosted_session(args: argparse.Namespace, name: str, i18n: I18n):  # noqa: ANN201
     from client.embedded import HostedSession
     from shared import protocol as p
 
     server = embedded_server(args)
     options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout,
                             bot=args.bots)
-    return HostedSession(server, play_profile(), name, options)
+    return HostedSession(server, play_profile(), name, options, i18n.table_name(name))
 
 
 def embedded_server(args: argparse.Namespace):  # noqa: ANN201
@@ -136,14 +138,14 @@ def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
     line = (f"bang join --broker mqtt://{lan_address()}:{server.port} "
             f"--fingerprint {server.fingerprint()}")
     print(f"Friends on your LAN can join with:\n  {line}")
-    form = RoomForm(name=f"{settings.name}'s table", players=args.players, pool=args.pool,
-                    timeout=args.timeout, bots=False, bot=args.bots)
 
     def lobby(app: BangApp) -> LobbyScreen:
         assert server.host is not None
         app.remote = Remote(server.url, config_dir=play_profile(),
                             fingerprint=server.host.keys.fingerprint)
-        return LobbyScreen(app.remote, settings.name, app.i18n, LobbyIntent(create=form))
+        form = RoomForm(name=app.i18n.table_name(settings.name), players=args.players,
+                        pool=args.pool, timeout=args.timeout, bots=False, bot=args.bots)
+        return LobbyScreen(app.remote, settings.name, app.i18n,
+                           LobbyIntent(create=form, invite=line))
 
-    return BangApp(lang=settings.lang, theme=settings.theme, first_screen=lobby, server=server,
-                   notice=f"Friends on your LAN can join with:\n{line}\nPress s to start.")
+    return BangApp(lang=settings.lang, theme=settings.theme, first_screen=lobby, server=server)

@@ -125,6 +125,10 @@ UI = {
     "cmd_screenshot_help": "Save an SVG picture of the screen",
     "palette_search": "Search for commands…",
     "how_to_quit": "Press Ctrl+Q to quit",
+    "default_table": "{name}'s table",
+    "default_player": "Player",
+    "lan_invite": "Friends on your LAN join with: {line} · "
+                  "s starts the game (bots take the seats still free)",
     # decisions: what is being asked
     "ask_play": "Play cards or end your turn",
     "ask_discard": "Discard down to your hand limit",

@@ -124,6 +124,10 @@ UI = {
     "cmd_screenshot_help": "Guarda una imagen SVG de la pantalla",
     "palette_search": "Busca un comando…",
     "how_to_quit": "Pulsa Ctrl+Q para salir",
+    "default_table": "La mesa de {name}",
+    "default_player": "Jugador",
+    "lan_invite": "Tus amigos de la red local entran con: {line} · "
+                  "s empieza la partida (los bots ocupan los asientos libres)",
     "ask_play": "Juega cartas o pasa el turno",
     "ask_discard": "Descarta hasta el límite de mano",
     "ask_respond_shot": "{source} te dispara con {card}: necesitas {n} ¡Rate!",

@@ -126,6 +126,10 @@ UI = {
     "cmd_screenshot_help": "SVG-képet ment a képernyőről",
     "palette_search": "Parancs keresése…",
     "how_to_quit": "Kilépés: Ctrl+Q",
+    "default_table": "{name} asztala",
+    "default_player": "Játékos",
+    "lan_invite": "A helyi hálózaton a barátaid így lépnek be: {line} · "
+                  "s indítja a játékot (a szabad helyekre botok ülnek)",
     "ask_play": "Játssz ki lapot, vagy passzolj",
     "ask_discard": "Dobj el a megengedett lapszámig",
     "ask_respond_shot": "{source} rád lő ({card}): {n} Ne talált! kell",

@@ -124,6 +124,10 @@ UI = {
     "cmd_screenshot_help": "Salva un'immagine SVG dello schermo",
     "palette_search": "Cerca un comando…",
     "how_to_quit": "Premi Ctrl+Q per uscire",
+    "default_table": "Il tavolo di {name}",
+    "default_player": "Giocatore",
+    "lan_invite": "Gli amici nella tua rete entrano con: {line} · "
+                  "s avvia la partita (i bot prendono i posti ancora liberi)",
     "ask_play": "Gioca carte o passa il turno",
     "ask_discard": "Scarta fino al limite della mano",
     "ask_respond_shot": "{source} ti spara con {card}: servono {n} Mancato!",

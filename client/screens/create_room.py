@@ -41,7 +41,8 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
         with Vertical(id="create-room"):
             yield Label(t("create_room"), id="create-title")
             yield Label(t("name"))
-            yield Input(clean(f"{self.player_name}'s table"), id="room-name", max_length=40)
+            yield Input(clean(self.i18n.table_name(self.player_name)), id="room-name",
+                        max_length=40)
             with Horizontal(classes="form-row"):
                 with Vertical():
                     yield Label(t("players"))

@@ -32,6 +32,7 @@ class LobbyIntent:
     join: str | None = None
     watch: str | None = None
     create: RoomForm | None = None  # `bang play --lan`: open a room and wait for friends
+    invite: str | None = None  # with `create`: the `bang join` line for friends, without --room
 
 
 class LobbyScreen(Screen[None]):
@@ -75,6 +76,7 @@ class LobbyScreen(Screen[None]):
         yield Static(plain(f" {t('title')} · {t('lobby')} · {self.remote.broker}"),
                      id="lobby-title")
         yield Static(t("connecting"), id="lobby-status")
+        yield Static(id="lobby-invite")
         with Vertical(id="lobby-body"):
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static(id="room-detail")
@@ -153,6 +155,8 @@ class LobbyScreen(Screen[None]):
         intent, self.intent = self.intent, LobbyIntent()
         if intent.create:
             self._hosting = await self._create(intent.create)
+            if intent.invite and self._hosting:
+                self._invite(f"{intent.invite} --room {self._hosting}")
         elif intent.join or intent.watch:
             wanted = intent.join or intent.watch or ""
             room_id = self._room_id(wanted)
@@ -163,6 +167,12 @@ class LobbyScreen(Screen[None]):
                 await self._join(room_id)
             else:
                 await self._watch(room_id)
+
+    def _invite(self, line: str) -> None:
+        """The line friends type to join the room we host, shown for as long as we wait."""
+        invite = self.query_one("#lobby-invite", Static)
+        invite.update(plain(self.i18n.t("lan_invite", line=line)))
+        invite.display = True
 
     def _status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(plain(text))

@@ -240,7 +240,7 @@ async def test_bang_play_starts_its_own_broker_and_host(tmp_path) -> None:  # no
 
     server = EmbeddedServer(tmp_path / "play.sqlite3", port=free_port(), bot_delay=0.05)
     session = HostedSession(server, tmp_path / "play", "Ann",
-                            p.RoomOptions(seats=5, turn_timeout=0, bot="normal"))
+                            p.RoomOptions(seats=5, turn_timeout=0, bot="normal"), "Ann's table")
     app = BangApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")

@@ -1,0 +1,48 @@
+"""`bang play --lan`: the lobby opens a room named in the player's language and keeps the
+exact `bang join` line for friends, with the room, at the top of the screen."""
+
+from __future__ import annotations
+
+import pytest
+from client_helpers import free_port, until
+from textual.widgets import Static
+
+from client.cli import build_parser
+from client.commands.common import settings_for
+from client.commands.play import lan_lobby
+from client.i18n import I18n
+from shared.names import NAME_MAX
+
+
+async def test_the_invite_line_names_the_room(tmp_path,  # noqa: ANN001
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    args = build_parser().parse_args(["play", "--lan", "--port", str(free_port()), "--lang",
+                                      "it", "--name", "Rosa"])
+    app = lan_lobby(args, settings_for(args))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+
+        def invite() -> str:
+            shown = app.screen.query("#lobby-invite")
+            return str(shown.first(Static).render()) if shown and shown.first().display else ""
+
+        await until(pilot, lambda: "--room" in invite(), what="the invite line", timeout=20)
+        room = app.remote.seats and next(iter(app.remote.seats))  # type: ignore[union-attr]
+        line = invite()
+        assert line.startswith("Gli amici nella tua rete entrano con: bang join --broker "
+                               "mqtt://")
+        assert "--fingerprint SHA256:" in line and f"--room {room}" in line
+        await until(pilot, lambda: any(r.name == "Il tavolo di Rosa"
+                                       for r in screen.rooms),  # type: ignore[attr-defined]
+                    what="the room, named in Italian")
+        assert not any("bang join" in str(n.message) for n in app._notifications)  # no toast
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "es", "hu"])
+def test_a_default_table_name_always_fits(lang: str) -> None:
+    i18n = I18n(lang)
+    assert "Zed" in i18n.table_name("Zed")
+    long = i18n.table_name("Bartholomew Longname Jr")  # 23 characters, as long as names go
+    assert len(long) <= NAME_MAX and "Bartholomew" in long
