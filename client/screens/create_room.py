@@ -60,9 +60,13 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
                     yield Label(t("timeout"))
                     yield Input("60", id="timeout", type="integer", max_length=4)
             with Horizontal(classes="form-row"):
-                yield Checkbox(t("bots"), value=True, id="bots")
-                yield Select([(kind, kind) for kind in BOT_KINDS], value="normal",
-                             allow_blank=False, id="bot-kind")
+                with Vertical():
+                    yield Label(t("bot_kind"))
+                    yield Select([(t(f"bot_{kind}"), kind) for kind in sorted(BOT_KINDS)],
+                                 value="normal", allow_blank=False, id="bot-kind")
+                yield Vertical()  # keeps the bots' field as wide as the ones above
+                yield Vertical()
+            yield Checkbox(t("bots"), value=False, id="bots")  # a room is for friends
             with Horizontal(id="create-buttons"):
                 yield Button(t("create_room"), id="ok", variant="primary")
                 yield Button(t("back"), id="cancel")

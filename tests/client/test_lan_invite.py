@@ -4,13 +4,14 @@ exact `bang join` line for friends, with the room, at the top of the screen."""
 from __future__ import annotations
 
 import pytest
-from client_helpers import free_port, until
-from textual.widgets import Static
+from client_helpers import free_port, lobby_app, until
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from client.cli import build_parser
 from client.commands.common import settings_for
 from client.commands.play import lan_lobby
 from client.i18n import I18n
+from client.screens.create_room import CreateRoomScreen
 from shared.names import NAME_MAX
 
 
@@ -46,3 +47,29 @@ def test_a_default_table_name_always_fits(lang: str) -> None:
     assert "Zed" in i18n.table_name("Zed")
     long = i18n.table_name("Bartholomew Longname Jr")  # 23 characters, as long as names go
     assert len(long) <= NAME_MAX and "Bartholomew" in long
+
+
+async def test_a_room_for_friends_waits_for_them(host, config_dir) -> None:  # noqa: ANN001
+    """The create-room form: every field labelled in the player's language, the bot kinds
+    too; starting at once with bots is a choice, not the default."""
+    app = lobby_app(host.url, config_dir, "Rosa", lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        await until(pilot, lambda: lobby._ever_connected, what="the host")  # type: ignore[attr-defined]
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), what="the form")
+        form = app.screen
+        labels = [str(label.render()) for label in form.query(Label)]
+        assert labels == ["Crear mesa", "Nombre", "Jugadores", "Personajes",
+                          "Segundos por turno", "Bots"]
+        assert form.query_one("#room-name", Input).value == "La mesa de Rosa"
+        assert not form.query_one("#bots", Checkbox).value
+        kinds = form.query_one("#bot-kind", Select)
+        assert [str(prompt) for prompt, _ in kinds._options if _ is not Select.BLANK] == \
+            ["fáciles", "normales", "al azar"]
+        await pilot.press("enter")  # in the name field: create
+        await until(pilot, lambda: lobby.my_room is not None,  # type: ignore[attr-defined]
+                    what="Rosa seated in her room")
+        rooms = await lobby.remote.list_rooms()  # type: ignore[attr-defined]
+        (room,) = [r for r in rooms if r.id == lobby.my_room]  # type: ignore[attr-defined]
+        assert room.status == "waiting" and room.name == "La mesa de Rosa"
