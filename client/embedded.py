@@ -123,5 +123,9 @@ class HostedSession(RemoteSession):
         await super().start()
 
     async def close(self) -> None:
+        """A solo table ends with its app: nobody could come back to it (each `bang play`
+        deals a new one), and it must not linger as "playing" in a later LAN lobby."""
+        if self.room and self.server.host is not None:
+            self.server.host.abandon(self.room)
         await super().close()
         await self.server.stop()

@@ -553,6 +553,14 @@ class Host:
         self._snapshot_cancel(room_id)
         self.talk.forget_room(room_id)
 
+    def abandon(self, room_id: str) -> None:
+        """The only player of a solo table (`bang play`) quit: nobody will come back to it, so
+        it goes away, unless it is finished (then it stays on disk like any other game)."""
+        room = self.rooms.get(room_id)
+        if room is not None and room.status != "over":
+            self._close(room, "its only player quit")
+            self.flush()
+
     def _close(self, room: Room, why: str = "everyone left before the start") -> None:
         """A room that had not started goes away: the last player left, or it expired."""
         self.timers.cancel(room.id)

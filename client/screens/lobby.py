@@ -189,9 +189,9 @@ class LobbyScreen(Screen[None]):
     # --- the rooms list --------------------------------------------------------------------
 
     def _show_rooms(self, rooms: list[p.RoomInfo]) -> None:
+        chosen = self._selected()
         self.rooms = list(rooms)
         table = self.query_one("#rooms", DataTable)
-        cursor = table.cursor_row
         table.clear()
         t = self.i18n.t
         for room in self.rooms:
@@ -204,8 +204,17 @@ class LobbyScreen(Screen[None]):
                 f"{taken}/{len(room.seats)}", f"{pool} · {timeout}", key=room.id,
             )
         if self.rooms:
-            table.move_cursor(row=min(cursor, len(self.rooms) - 1))
+            table.move_cursor(row=self._cursor_row(chosen.id if chosen else None))
         self._show_detail()
+
+    def _cursor_row(self, chosen: str | None) -> int:
+        """Where the cursor goes when the list changes: our own room, else the room it was
+        on (rooms move as they start and end), else the first one still open to players."""
+        ids = [room.id for room in self.rooms]
+        for wanted in (self.my_room, self.watched, chosen):
+            if wanted in ids:
+                return ids.index(wanted)
+        return next((i for i, room in enumerate(self.rooms) if room.status == "waiting"), 0)
 
     def _selected(self) -> p.RoomInfo | None:
         table = self.query_one("#rooms", DataTable)

@@ -17,6 +17,7 @@ from client.widgets.hand import HandView
 from client.widgets.log import GameLog
 from client.widgets.seat import SeatPanel
 from client.widgets.status import StatusBar
+from server.store import Store
 from shared.cards import CARDS
 from shared.engine.refs import resolve
 from shared.model import Action
@@ -249,6 +250,12 @@ async def test_bang_play_starts_its_own_broker_and_host(tmp_path) -> None:  # no
         assert table.view.viewer == 0 and len(table.view.players) == 5
         assert [p.name for p in table.view.players][0] == "Ann"
         assert "game for 5 players" in log_text(app)
+        room = session.room
+        assert room in server.host.rooms  # type: ignore[union-attr]
+    # Quitting ends the solo table: it is not restored as "playing" by the next start.
+    store = Store(tmp_path / "play.sqlite3")
+    assert [r.id for r in store.load_rooms(keep_finished=50)] == []
+    store.close()
 
 
 async def test_an_unreachable_broker_says_so_and_is_not_remembered(config_dir: Path) -> None:

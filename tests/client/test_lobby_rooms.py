@@ -1,11 +1,11 @@
-"""`bang play --lan`: the lobby opens a room named in the player's language and keeps the
-exact `bang join` line for friends, with the room, at the top of the screen."""
+"""The lobby's rooms: `bang play --lan`'s invite line with the room, default room names that fit,
+the create-room form, and where the cursor starts."""
 
 from __future__ import annotations
 
 import pytest
-from client_helpers import free_port, lobby_app, until
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from client_helpers import Player, free_port, lobby_app, until
+from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from client.cli import build_parser
 from client.commands.common import settings_for
@@ -73,3 +73,23 @@ async def test_a_room_for_friends_waits_for_them(host, config_dir) -> None:  # n
         rooms = await lobby.remote.list_rooms()  # type: ignore[attr-defined]
         (room,) = [r for r in rooms if r.id == lobby.my_room]  # type: ignore[attr-defined]
         assert room.status == "waiting" and room.name == "La mesa de Rosa"
+
+
+async def test_the_cursor_starts_on_a_room_open_to_players(host, config_dir,  # noqa: ANN001
+                                                          tmp_path) -> None:  # noqa: ANN001
+    async with Player(host.url, tmp_path / "bob") as bob:
+        solo = await bob.remote.create_room("Old solo", seats=3)
+        await bob.remote.join(solo.id, "Bob")
+        await bob.remote.start(solo.id, bots=True)
+        saloon = await bob.remote.create_room("Saloon", seats=4)
+        app = lobby_app(host.url, config_dir, "Ann")
+        async with app.run_test(size=(100, 30)) as pilot:
+            lobby = app.screen
+            table = lobby.query_one("#rooms", DataTable)
+            await until(pilot, lambda: table.row_count == 2, what="both rooms")
+            assert lobby.rooms[table.cursor_row].id == saloon.id  # type: ignore[attr-defined]
+            later = await bob.remote.create_room("Later", seats=4)
+            await until(pilot, lambda: table.row_count == 3, what="the new room")
+            assert lobby.rooms[table.cursor_row].id == saloon.id, "the cursor stays put"  # type: ignore[attr-defined]
+            await pilot.press("down")
+            assert lobby.rooms[table.cursor_row].id == later.id  # type: ignore[attr-defined]
