@@ -39,6 +39,10 @@ def _cards(event: Event, viewer: int | None | Literal["all"]) -> str:
 #: What a timed-out player was given, by the default action's kind (the `time_up` note).
 _DEFAULT_CHOSEN = {"end_turn": "the turn ends", "take_hit": "takes the hit",
                    "die": "no Beer to save them", "draw_deck": "draws from the deck"}
+#: Who won, by the side a `game_over` event names (shared.roles).
+_WINNERS = {"sheriff": "the Sheriff and the Deputies win", "outlaws": "the Outlaws win",
+            "renegade": "the Renegade wins", "3p_deputy": "the Deputy wins",
+            "3p_outlaw": "the Outlaw wins", "3p_renegade": "the Renegade wins"}
 
 
 def describe(event: Event, table: _Table | Sequence[str],
@@ -88,7 +92,7 @@ def describe(event: Event, table: _Table | Sequence[str],
         return f"{seat}'s Barrel fails ({card})"
     if k == "hit":
         by = f" (by {target})" if e.target is not None else ""
-        by = " (self-inflicted)" if e.target is not None and e.target == e.seat else by
+        by = " (own Duel)" if e.target is not None and e.target == e.seat else by
         return f"{seat} loses {e.count} life{by}: {e.value} left"
     if k == "heal":
         return f"{seat} regains {e.count} life: {e.value}"
@@ -104,7 +108,7 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "penalty":
         return f"{seat} killed a Deputy and discards every card ({e.count})"
     if k == "game_over":
-        return f"Game over: the {e.note} win"
+        return f"Game over: {_WINNERS.get(e.note, e.note)}"
     if k == "dynamite_explodes":
         return f"Dynamite explodes in front of {seat}!"
     if k == "dynamite_passes":

@@ -46,6 +46,7 @@ UI = {
     "no_timeout": "no time limit",
     "game_over": "Game over",
     "winner": "Winner: {side}",
+    "won": "won",
     "rematch": "Rematch",
     "quit": "Quit",
     "back": "Back",

@@ -47,6 +47,7 @@ UI = {
     "no_timeout": "nincs időkorlát",
     "game_over": "Játék vége",
     "winner": "Győztes: {side}",
+    "won": "nyert",
     "rematch": "Visszavágó",
     "quit": "Kilépés",
     "back": "Vissza",
@@ -339,7 +340,7 @@ LOG = LogPhrases(
     on=" → {target}",
     where=", {target} elé",
     hit_by=" (okozta: {target})",
-    hit_self=" (saját magának)",
+    hit_self=" (a saját párbajában)",
     elim_by=" (kiejtette: {target})",
     elim_self="",
 )

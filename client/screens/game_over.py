@@ -49,7 +49,7 @@ class GameOverScreen(ModalScreen[bool]):
         t = self.i18n.t
         table.add_columns("", t("name"), t("characters"), t("role"), t("status"))
         for p in self.view.players:
-            won = "★" if p.seat in self.view.winners else ""
+            won = t("won") if p.seat in self.view.winners else ""  # ★ is the Sheriff's mark
             role = self.i18n.role(p.role) if p.role else "?"
             alive = f"{p.life}/{p.max_life}" if p.alive else t("dead")
             table.add_row(won, plain(p.name), CHARACTERS[p.character].name, role, alive)

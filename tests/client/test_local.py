@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 from client_helpers import table_of, until
+from textual.widgets import DataTable
 
 from client.app import BangApp
 from client.screens.confirm import ConfirmScreen
@@ -196,6 +197,9 @@ async def test_timeouts_apply_the_default_until_game_over() -> None:
         assert over.view.winner is not None
         assert "Time ran out for Rosa: " in table_of(app).game_log.text()
         assert all(p.role for p in over.view.players)  # every role revealed
+        rows = [over.query_one(DataTable).get_row_at(i) for i in range(len(NAMES))]
+        assert [row[0] == "won" for row in rows] == \
+            [p.seat in over.view.winners for p in over.view.players]  # ★ is the Sheriff's
         await pilot.press("r")  # the rematch runs just as fast, to its own game over
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen)
                     and app.screen is not over, timeout=60, what="the rematch's end")

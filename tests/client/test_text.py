@@ -220,3 +220,13 @@ def test_random_is_not_used_for_display() -> None:
     first = [describe_action(a, table, I18n("en")) for a in table.options]
     random.seed(2)
     assert first == [describe_action(a, table, I18n("en")) for a in table.options]
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("it", "Rosa sopravvive con 1 punto vita", "Rosa sopravvive con 2 punti vita"),
+    ("es", "Rosa sobrevive con 1 punto de vida", "Rosa sobrevive con 2 puntos de vida"),
+])
+def test_life_points_agree_with_their_number(lang: str, one: str, two: str) -> None:
+    state, _ = start_game(Setup(players=4, seed=3, names=["Rosa", "Carlo", "Gina", "Tex"]))
+    assert log_line(lang, Event("survives", seat=0, value=1), state, 0) == one
+    assert log_line(lang, Event("survives", seat=0, value=2), state, 0) == two
