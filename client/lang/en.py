@@ -108,6 +108,7 @@ UI = {
     # table talk
     "key_chat": "m: talk at the table (Enter sends, Esc goes back) · x: hide or show the chat"
                 " · F2-F7: quick phrases · /mute NAME, /unmute NAME in the chat",
+    "key_tabs": "1-4: the tabs of this help (rules, cards, characters, keys)",
     "chat_placeholder": "m: talk · Enter: send · F2-F7: quick phrases · /mute NAME",
     "chat_spectators": "spectators",
     "chat_muted": "{name} is muted: their lines are hidden (/unmute {name})",

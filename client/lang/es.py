@@ -107,6 +107,7 @@ UI = {
     # hablar en la mesa
     "key_chat": "m: habla en la mesa (Intro envía, Esc vuelve al juego) · x: oculta o muestra"
                 " el chat · F2-F7: frases rápidas · /mute NOMBRE, /unmute NOMBRE en el chat",
+    "key_tabs": "1-4: las pestañas de esta ayuda (reglas, cartas, personajes, teclas)",
     "chat_placeholder": "m: habla · Intro: envía · F2-F7: frases rápidas · /mute NOMBRE",
     "chat_spectators": "espectadores",
     "chat_muted": "{name} está silenciado: sus líneas se ocultan (/unmute {name})",
@@ -258,6 +259,7 @@ FOOTER = {
     "Lobby": "Sala",
     "Talk": "Hablar",
     "Chat": "Chat",
+    "Tabs": "Pestañas",
     "palette": "comandos",
 }
 

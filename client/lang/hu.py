@@ -109,6 +109,7 @@ UI = {
     # beszélgetés az asztalnál
     "key_chat": "m: beszélj az asztalnál (Enter elküldi, Esc vissza a játékhoz) · x: a chat"
                 " elrejtése vagy mutatása · F2-F7: gyors mondatok · /mute NÉV, /unmute NÉV",
+    "key_tabs": "1-4: a súgó lapjai (szabályok, lapok, karakterek, billentyűk)",
     "chat_placeholder": "m: beszélj · Enter: küldés · F2-F7: gyors mondatok · /mute NÉV",
     "chat_spectators": "nézők",
     "chat_muted": "{name} elnémítva: a sorai rejtve (/unmute {name})",
@@ -261,6 +262,7 @@ FOOTER = {
     "Lobby": "Váró",
     "Talk": "Beszélj",
     "Chat": "Chat",
+    "Tabs": "Lapok",
     "palette": "parancsok",
 }
 

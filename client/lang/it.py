@@ -107,6 +107,7 @@ UI = {
     # parlare al tavolo
     "key_chat": "m: parla al tavolo (Invio manda, Esc torna al gioco) · x: nascondi o mostra"
                 " la chat · F2-F7: frasi rapide · /mute NOME, /unmute NOME nella chat",
+    "key_tabs": "1-4: le schede di questo aiuto (regole, carte, personaggi, tasti)",
     "chat_placeholder": "m: parla · Invio: manda · F2-F7: frasi rapide · /mute NOME",
     "chat_spectators": "spettatori",
     "chat_muted": "{name} è silenziato: le sue righe sono nascoste (/unmute {name})",
@@ -262,6 +263,7 @@ FOOTER = {
     "Lobby": "Sala",
     "Talk": "Parla",
     "Chat": "Chat",
+    "Tabs": "Schede",
     "palette": "comandi",
 }
 

@@ -15,9 +15,10 @@ from shared.cards import CARDS, SUIT_SYMBOL
 from shared.characters import CHARACTERS
 
 KEY_LINES = (
-    "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_help",
-    "key_theme", "key_quit", "key_marks",
+    "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_chat",
+    "key_help", "key_tabs", "key_theme", "key_quit", "key_marks",
 )
+TABS = ("help-rules", "help-cards", "help-characters", "help-keys")
 
 
 class HelpScreen(Screen[None]):
@@ -25,6 +26,8 @@ class HelpScreen(Screen[None]):
         Binding("escape", "app.pop_screen", "Back"),
         Binding("question_mark", "app.pop_screen", "Back", show=False),
         Binding("f1", "app.pop_screen", "Back", show=False),
+        Binding("1", "show_tab(0)", "Tabs", key_display="1-4"),
+        *[Binding(str(n + 1), f"show_tab({n})", show=False) for n in range(1, len(TABS))],
     ]
 
     def __init__(self, i18n: I18n) -> None:
@@ -32,19 +35,23 @@ class HelpScreen(Screen[None]):
         self.i18n = i18n
         localize_bindings(self, i18n)
 
+    def action_show_tab(self, index: int) -> None:
+        """The digit written on each tab opens it."""
+        self.query_one(TabbedContent).active = TABS[index]
+
     def compose(self) -> ComposeResult:
         t = self.i18n.t
         rules = resources.files("client.help").joinpath(f"rules_{self.i18n.lang}.md").read_text(
             encoding="utf-8"
         )
         with TabbedContent():
-            with TabPane(t("rules"), id="help-rules"):
+            with TabPane(f"1 {t('rules')}", id="help-rules"):
                 yield Markdown(rules)
-            with TabPane(t("cards"), id="help-cards"):
+            with TabPane(f"2 {t('cards')}", id="help-cards"):
                 yield Markdown(self._cards())
-            with TabPane(t("characters"), id="help-characters"):
+            with TabPane(f"3 {t('characters')}", id="help-characters"):
                 yield Markdown(self._characters())
-            with TabPane(t("keys"), id="help-keys"):
+            with TabPane(f"4 {t('keys')}", id="help-keys"):
                 yield Markdown("\n".join(f"- {t(key)}" for key in KEY_LINES))
         yield Footer()
 
