@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import json
 import math
 import os
 import pty
@@ -133,14 +134,31 @@ async def redraw_times(
     return times
 
 
-def percentiles(samples: list[float]) -> str:
-    """Nearest-rank percentiles."""
+def ranks(samples: list[float]) -> dict[str, float]:
+    """Nearest-rank p50 and p95 and the maximum of `samples` (seconds), in milliseconds."""
     ms = sorted(s * 1000 for s in samples)
 
     def rank(p: float) -> float:
         return ms[max(0, math.ceil(p / 100 * len(ms)) - 1)]
 
-    return f"p50 {rank(50):.1f} ms  p95 {rank(95):.1f} ms  max {ms[-1]:.1f} ms  (n={len(ms)})"
+    return {"p50": rank(50), "p95": rank(95), "max": ms[-1]}
+
+
+def percentiles(samples: list[float]) -> str:
+    r = ranks(samples)
+    return (f"p50 {r['p50']:.1f} ms  p95 {r['p95']:.1f} ms  max {r['max']:.1f} ms  "
+            f"(n={len(samples)})")
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def startup_time(extra: list[str], size: tuple[int, int] = (80, 24),
@@ -179,23 +197,42 @@ def startup_time(extra: list[str], size: tuple[int, int] = (80, 24),
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m client.uibench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--updates", type=int, default=300, help="views fed per table size")
-    parser.add_argument("--starts", type=int, default=5, help="start-ups measured per mode")
+    parser.add_argument("--updates", type=positive, default=300,
+                        help="views fed per table size")
+    parser.add_argument("--starts", type=positive, default=5,
+                        help="start-ups measured per mode")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object instead: KIND_WxH_FRAME_p50_ms, _p95_ms, "
+                        "_max_ms and _n (KIND table or prompt, FRAME first or last), and "
+                        "startup_play_median_ms, startup_offline_median_ms")
     args = parser.parse_args(argv)
 
+    figures: dict[str, float] = {}
     updates = game_updates(players=7, seed=1, limit=args.updates)
-    for size in ((80, 24), (160, 50)):
-        times = asyncio.run(redraw_times(size, updates))
-        print(f"update -> redraw, 7 players, {size[0]}x{size[1]}")
-        for kind, (first, last) in times.items():
-            print(f"  {kind:6} first frame: {percentiles(first)}")
-            print(f"  {kind:6} last frame:  {percentiles(last)}")
-    for label, offline in (("bang play", False), ("bang play --offline", True)):
-        startups = [startup_time(["--offline"] if offline else ["--port", str(free_port())])
-                    for _ in range(args.starts)]
-        ms = sorted(t * 1000 for t in startups)
-        print(f"start-up to a drawn table, {label}: median {statistics.median(ms):.0f} ms, "
-              f"min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms (n={len(ms)})")
+    for width, height in ((80, 24), (160, 50)):
+        times = asyncio.run(redraw_times((width, height), updates))
+        if not args.json:
+            print(f"update -> redraw, 7 players, {width}x{height}")
+        for kind, frames in times.items():
+            for frame, samples in zip(("first", "last"), frames, strict=True):
+                if not samples:  # no update of this kind among those fed
+                    continue
+                if not args.json:
+                    print(f"  {kind:6} {frame} frame:{' ' * (6 - len(frame))}"
+                          f"{percentiles(samples)}")
+                prefix = f"{kind}_{width}x{height}_{frame}"
+                figures.update({f"{prefix}_{name}_ms": round(value, 2)
+                                for name, value in ranks(samples).items()})
+                figures[f"{prefix}_n"] = len(samples)
+    for label, key, extra in (("bang play", "play", ["--port", str(free_port())]),
+                              ("bang play --offline", "offline", ["--offline"])):
+        ms = sorted(startup_time(extra) * 1000 for _ in range(args.starts))
+        figures[f"startup_{key}_median_ms"] = round(statistics.median(ms), 1)
+        if not args.json:
+            print(f"start-up to a drawn table, {label}: median {statistics.median(ms):.0f} ms, "
+                  f"min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms (n={len(ms)})")
+    if args.json:
+        print(json.dumps(figures))
     return 0
 
 
