@@ -2,7 +2,8 @@
 the door; a player's plain `ssh` lands in the real lobby; SIGTERM stops everything.
 
 These drive the real client (`bang join`), so they use its keys: Ctrl+Q quits, `c` opens the
-create-room dialog and Enter creates a room that starts at once with bots in the free seats.
+create-room dialog, Enter creates a room (seated, waiting for friends) and `s` starts it with
+bots in the free seats.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def test_the_same_key_gets_its_seat_back(serve, ssh: Ssh, tmux: Tmux) -> None:
     tmux.send("first", "c")
     tmux.wait_for("first", "Create room")
     tmux.send("first", "Enter")
+    tmux.wait_for("first", "Seats: 1. rosa")  # seated in the room, which waits for friends
+    tmux.send("first", "s")
     tmux.wait_for("first", "rosa (you)")  # seated in a game that has started
 
     os.kill(tmux.pane_pid("first"), signal.SIGKILL)  # the connection drops mid-game
