@@ -107,7 +107,7 @@ UI = {
     "key_enter": "Intro o un clic: haz la opción resaltada · Esc: cancela",
     "key_end": "e: terminar el turno (pregunta antes si aún puedes jugar una carta)",
     "key_log": "l: muestra u oculta la crónica",
-    "key_scroll": "RePág/AvPág: recorre la crónica adelante y atrás, desde cualquier sitio",
+    "key_scroll": "RePág/AvPág: recorre la crónica, desde cualquier sitio",
     "key_help": "? o F1: esta ayuda · Ctrl+P: comandos",
     "key_theme": "t: tema claro/oscuro",
     "key_quit": "Ctrl+Q: salir (pregunta antes si hay partida)",

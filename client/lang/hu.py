@@ -40,7 +40,7 @@ UI = {
     "confirm_die": "Elesel és kiesel? Még megmenthetnéd magad ezzel: {cards}.",
     "auto_take_hit": "Nincs mivel válaszolni: {n} mp múlva elviseled · Esc: várj",
     "warn_needs_more": "⚠ {card} ellen {n} {missed} kell: neked {have} van",
-    "warn_beer_full": "⚠ {card} teljes életerőnél: semmit sem gyógyít",
+    "warn_beer_full": "⚠ {card} teljes életnél: nem gyógyít",
     "one_bang": "Körönként egy {card}",
     "why_immune": "♦ ellen védett",
     "why_no_cards": "nincs lapja",

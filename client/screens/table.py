@@ -277,14 +277,22 @@ class TableScreen(Screen[None]):
             return ()
         return view.options
 
+    def _using_selected(self) -> list[Action]:
+        """The choices that use the picked card (none when no card is picked)."""
+        card = self.selected
+        return [] if card is None else [a for a in self.my_options if uses_card(a, card)]
+
     def _choices(self) -> list[Action]:
-        options = self.my_options
-        if self.selected is not None:
-            return [a for a in options if uses_card(a, self.selected)]
+        """The listed choices: those using the picked card; else (no card picked, or one that
+        no choice uses: it is only being read) the ones using no card on your turn, and every
+        choice of any other decision."""
+        using = self._using_selected()
+        if using:
+            return using
         assert self.view is not None and self.view.pending is not None
         if self.view.pending.kind == "play":
-            return [a for a in options if a.card is None and not a.cards]
-        return list(options)
+            return [a for a in self.my_options if a.card is None and not a.cards]
+        return list(self.my_options)
 
     def _refresh_choices(self) -> None:
         view = self.view
@@ -304,20 +312,20 @@ class TableScreen(Screen[None]):
             self._light_targets([])
             return
         assert view.pending is not None  # there are options: the decision is pending
-        choices = self._choices()
+        choices, using = self._choices(), self._using_selected()
         if self.selected is None:
             self._show_waiting()
         # On your turn with no card picked the list holds End turn: never pre-select it, so
-        # an Enter meant for the previous prompt cannot end the turn.
+        # an Enter meant for the previous decision cannot end the turn.
         panel.show(
             describe_decision(view, self.i18n),
             [(a, describe_action(a, view, self.i18n)) for a in choices],
             self.deadline,
-            highlight=not (view.pending.kind == "play" and self.selected is None),
+            highlight=not (view.pending.kind == "play" and not using),
         )
         panel.show_cards(view.pending.shown or view.private)
         panel.show_note(self._note())
-        self._light_targets(choices if self.selected is not None else [])
+        self._light_targets(using)
         # Take the focus for a new decision or a new card, not on every update: someone may
         # be reading a seat's ability (Tab) while the others play.
         key = (view.pending.id, self.selected)

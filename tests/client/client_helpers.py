@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 from client.app import BangApp
 from client.embedded import EmbeddedServer
 from client.net import Remote, TableUpdate
-from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.screens.confirm import ConfirmScreen
+from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.screens.table import TableScreen
 from client.slips import auto_answer
 from shared.model import Action
@@ -83,15 +83,6 @@ def table_of(app: BangApp) -> TableScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
 
 
-def choice_actions(app) -> list[Action]:  # noqa: ANN001
-    """The choices listed for a decision of ours, on the table in front of us (none while a
-    question or another screen covers it)."""
-    table = table_of(app)
-    if table is None or app.screen is not table or not table.my_options:
-        return []
-    return list(table.panel.actions)
-
-
 async def highlight(pilot: Pilot, table: TableScreen, index: int) -> None:
     """Move to the `index`th choice with ↑/↓, as a player does."""
     options = table.panel.option_list
@@ -106,10 +97,14 @@ async def highlight(pilot: Pilot, table: TableScreen, index: int) -> None:
 async def answer(pilot, app, kind: str, which=lambda action: True,  # noqa: ANN001
                  confirm: bool = False) -> Action:
     """Wait for a decision of ours offering `kind` (the first one `which` accepts) and take
-    it by the one rule: ↑/↓ to it, Enter; `y` when `confirm` (the step asks first). A lone
+    it by the one rule: its hand card's digit if it uses one, ↑/↓ to it, Enter; `y` when
+    `confirm` (the step asks first). A lone
     "Take the hit" is not pressed: it answers itself, and the test waits for that."""
     def offered() -> list[Action]:
-        return [a for a in choice_actions(app) if a.kind == kind and which(a)]
+        table = table_of(app)
+        if table is None or app.screen is not table:
+            return []
+        return [a for a in table.my_options if a.kind == kind and which(a)]
 
     await until(pilot, offered, what=f"a decision offering {kind}")
     table = table_of(app)
@@ -119,6 +114,8 @@ async def answer(pilot, app, kind: str, which=lambda action: True,  # noqa: ANN0
         await until(pilot, lambda: table.view.pending is None
                     or table.view.pending.id != decision, what="the answer by itself")
         return action
+    if action not in table.panel.actions and action.card in table.view.hand:
+        await pilot.press(str((table.view.hand.index(action.card) + 1) % 10))  # pick it
     await highlight(pilot, table, table.panel.actions.index(action))
     await pilot.press("enter")
     if confirm:

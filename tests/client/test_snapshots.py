@@ -1,6 +1,6 @@
-"""SVG snapshots (pytest-textual-snapshot) of the lobby, the table at 80x24 and 160x50, an
-decision out of turn (asked on the table) and the help screen. Update with `pytest tests/client --snapshot-update`
-after looking at the report."""
+"""SVG snapshots (pytest-textual-snapshot) of the lobby, the table at 80x24 and 160x50, a
+decision out of turn (asked on the table itself) and the help screen. Update with
+`pytest tests/client --snapshot-update` after looking at the report."""
 
 from __future__ import annotations
 
