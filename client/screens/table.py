@@ -238,6 +238,8 @@ class TableScreen(Screen[None]):
             seats.mount_all(self._ring(panels, seated=view.viewer is not None))
         for panel in panels:
             panel.show(view, self._key(panel.seat))
+        if self.selected is not None:  # new panels: light and explain them again
+            self.call_after_refresh(self._light_targets, self._using_selected())
 
     def _key(self, seat: int) -> str:
         """`seat`'s key id; "" for a bot, and offline where there is no host."""

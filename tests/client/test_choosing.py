@@ -312,6 +312,10 @@ async def test_a_left_out_target_says_why_on_its_seat(scripted) -> None:  # noqa
         gina = next(p for p in table.query(SeatPanel) if p.seat == 2)
         await pilot.pause()
         assert "✗ dist 2 > reach 1" in str(gina.render())
+        await pilot.resize_terminal(160, 50)  # seats around the table: new panels, same why
+        await until(pilot, lambda: why() == {0: None, 1: None, 2: "dist 2 > reach 1", 3: None}
+                    and len(why()) == 4 and table.has_class("-wide"), what="the wide seats")
+        await pilot.resize_terminal(100, 30)
         await pilot.press("2")
         assert 3 not in {a.target for a in table.panel.actions}
         assert why()[3] == "immune to ♦"
