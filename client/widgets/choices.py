@@ -6,7 +6,7 @@ listed."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
@@ -59,12 +59,13 @@ class ChoicePanel(Vertical):
         self._rule.display = bool(choices)
 
     def compose(self) -> ComposeResult:
-        yield self._ask
+        with Horizontal(id="ask-row"):
+            yield self._ask
+            yield self._countdown
         yield self._cards
         yield self._list
         yield self._note
         yield self._rule
-        yield self._countdown
 
     @property
     def option_list(self) -> OptionList:
