@@ -196,6 +196,8 @@ async def test_timeouts_apply_the_default_until_game_over() -> None:
         assert over.view.winner is not None
         assert "Time ran out for Rosa: " in table_of(app).game_log.text()
         assert all(p.role for p in over.view.players)  # every role revealed
+        await until(pilot, lambda: over.query(DataTable)
+                    and over.query_one(DataTable).row_count == len(NAMES), what="the results")
         rows = [over.query_one(DataTable).get_row_at(i) for i in range(len(NAMES))]
         assert [row[0] == "won" for row in rows] == \
             [p.seat in over.view.winners for p in over.view.players]  # ★ is the Sheriff's
