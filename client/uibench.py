@@ -32,7 +32,6 @@ from fcntl import ioctl
 
 from client.app import BangApp
 from client.embedded import free_port
-from client.screens.prompt import PromptScreen
 from client.session import Session, ViewUpdate
 from shared.bots.random_bot import RandomBot
 from shared.describe import describe
@@ -94,8 +93,8 @@ def game_updates(players: int, seed: int, limit: int) -> list[ViewUpdate]:
 async def redraw_times(
     size: tuple[int, int], updates: list[ViewUpdate]
 ) -> dict[str, tuple[list[float], list[float]]]:
-    """First- and last-frame latencies, for plain table updates and for those that pop up an
-    out-of-turn prompt (answered, i.e. closed, before the next update, as a player would)."""
+    """First- and last-frame latencies, for plain table updates and for those that bring a
+    decision of yours (its choices drawn in the list; "prompt")."""
     session = FeedSession()
     app = BangApp(session)
     frames: list[float] = []
@@ -124,12 +123,10 @@ async def redraw_times(
             await asyncio.wait_for(frame_seen.wait(), 5)
             await asyncio.sleep(0.05)  # let the redraw settle: later frames count to "last"
             drawn = [f for f in frames if f >= start]
-            prompted = isinstance(app.screen, PromptScreen)
+            prompted = bool(update.view.options)
             first, last = times["prompt" if prompted else "table"]
             first.append(drawn[0] - start)
             last.append(drawn[-1] - start)
-            if prompted:
-                app.pop_screen()
             await pilot.pause()
     return times
 

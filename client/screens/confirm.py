@@ -15,7 +15,8 @@ from client.plaintext import plain
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Dismissed with True (y) or False (n, Esc)."""
+    """Dismissed with True (y) or False (n, Esc). `decision`: the id of the decision a move
+    was asked about; the table closes the question when that decision has passed."""
 
     AUTO_FOCUS = "#no"
     BINDINGS = [
@@ -23,10 +24,11 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", show=False),
     ]
 
-    def __init__(self, question: str, i18n: I18n) -> None:
+    def __init__(self, question: str, i18n: I18n, decision: int | None = None) -> None:
         super().__init__()
         self.question = question
         self.i18n = i18n
+        self.decision = decision
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):

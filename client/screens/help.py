@@ -15,8 +15,8 @@ from shared.cards import CARDS, SUIT_SYMBOL
 from shared.characters import CHARACTERS
 
 KEY_LINES = (
-    "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_chat",
-    "key_help", "key_tabs", "key_theme", "key_quit", "key_marks",
+    "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_scroll",
+    "key_chat", "key_help", "key_tabs", "key_theme", "key_quit", "key_marks",
 )
 TABS = ("help-rules", "help-cards", "help-characters", "help-keys")
 

@@ -1,11 +1,16 @@
 """The table: seats, your hand, the choices of the moment, the game log.
 
 Reads `SessionEvent`s in a worker, renders each view, and sends only actions taken from the
-view's `options`. Out-of-turn decisions also pop up as a `PromptScreen`; game over opens the
-`GameOverScreen`.
+view's `options`. Every decision is shown once, in the choices list, and chosen by one rule
+(stated under the list): digits pick a card of your hand, ↑/↓ move in the choices, Enter (or a
+click) does the highlighted one. Steps that cannot be taken back ask first (`client.slips`);
+game over opens the `GameOverScreen`.
 """
 
 from __future__ import annotations
+
+import math
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
@@ -24,8 +30,8 @@ from client.render import describe_action, describe_decision, player_name
 from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
-from client.screens.prompt import PromptScreen
 from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
+from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_now, warnings
 from client.widgets.center import TableCenter
 from client.widgets.chat import ChatPane
 from client.widgets.choices import ChoicePanel
@@ -38,8 +44,6 @@ from shared.chat import PHRASES
 from shared.model import Action
 from shared.views import TableView
 
-#: Decisions answered on the table itself (your hand is the choice); the others pop up.
-INLINE_KINDS = frozenset({"play", "discard"})
 WIDE_MIN = (120, 36)
 
 
@@ -57,10 +61,11 @@ class TableScreen(Screen[None]):
         Binding("right", "move_card(1)", "card ▶", show=False),
         Binding("escape", "back", "Back"),
         Binding("e", "end_turn", "End turn"),
-        Binding("p", "prompt", "Prompt", show=False),
+        Binding("e", "not_mine", show=False),  # when `e` cannot end a turn: says why
         Binding("l", "toggle_log", "Log"),
-        Binding("pageup", "log_back(5)", show=False),
-        Binding("pagedown", "log_back(-5)", show=False),
+        # From anywhere, the chat line included: the log is what a player reads back.
+        Binding("pageup", "log_back(5)", show=False, priority=True),
+        Binding("pagedown", "log_back(-5)", show=False, priority=True),
         Binding("o", "results", "Results"),
         Binding("b", "lobby", "Lobby"),
         Binding("m", "talk", "Talk"),
@@ -77,7 +82,9 @@ class TableScreen(Screen[None]):
         self.keys: tuple[str, ...] = ()  # each seat's key id (ViewUpdate.keys)
         self.deadline: float | None = None
         self.selected: int | None = None
-        self._prompted: int | None = None  # decision id of the prompt already popped up
+        self._auto: tuple[int, float] | None = None  # (decision, when it answers itself)
+        self._auto_seen: int | None = None  # the last decision considered for that
+        self._auto_timer: Timer | None = None
         self._over_shown = False
         self._focused_for: tuple[int, int | None] | None = None
         self._footer_keys: tuple[bool, bool] | None = None
@@ -85,6 +92,8 @@ class TableScreen(Screen[None]):
         self.status_bar = StatusBar(i18n, session.room, session.spectator)
         self.seats = Grid(id="seats")
         self.info = Static(id="info")
+        self.banner = Static(i18n.t("eliminated_banner"), id="banner")
+        self.banner.display = False
         self.hand = HandView(i18n, id="hand")
         self.panel = ChoicePanel(i18n, id="panel")
         self.game_log = GameLog(id="log")
@@ -99,6 +108,7 @@ class TableScreen(Screen[None]):
         yield self.status_bar
         with Vertical(id="body"):
             with Vertical(id="board"):
+                yield self.banner
                 yield self.seats
                 yield self.info
                 if not self.session.spectator:
@@ -111,6 +121,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._listen)
+        self._auto_timer = self.set_interval(0.1, self._auto_tick, pause=True)
 
     def on_resize(self, event: Resize) -> None:
         self._apply_size()
@@ -183,15 +194,21 @@ class TableScreen(Screen[None]):
             panel.show(view, self._key(panel.seat))
         for player in view.players:
             self.chat.know(player.name, self._key(player.seat))
+        self.banner.display = view.viewer is not None and view.winner is None and \
+            not view.players[view.viewer].alive
         if self.session.spectator or sum(bool(key) for key in self.keys) > 1:
             self._show_chat()  # someone to talk to, or to listen to
         lines = self.i18n.log_lines(update.log, update.events, view, view.viewer)
         self.game_log.add(lines)
         if lines:
             self.center.last = lines[-1]
+        top = self.app.screen
+        if isinstance(top, ConfirmScreen) and top.decision is not None and (
+                view.pending is None or top.decision != view.pending.id):
+            top.dismiss(False)  # asked about a move whose moment has passed (a timeout)
         if not self.session.spectator:
+            self._arm_auto()
             self._refresh_choices()
-            self._maybe_prompt()
         else:
             self._show_waiting()
         if view.winner is not None and not self._over_shown:
@@ -221,6 +238,8 @@ class TableScreen(Screen[None]):
             seats.mount_all(self._ring(panels, seated=view.viewer is not None))
         for panel in panels:
             panel.show(view, self._key(panel.seat))
+        if self.selected is not None:  # new panels: light and explain them again
+            self.call_after_refresh(self._light_targets, self._using_selected())
 
     def _key(self, seat: int) -> str:
         """`seat`'s key id; "" for a bot, and offline where there is no host."""
@@ -260,14 +279,22 @@ class TableScreen(Screen[None]):
             return ()
         return view.options
 
+    def _using_selected(self) -> list[Action]:
+        """The choices that use the picked card (none when no card is picked)."""
+        card = self.selected
+        return [] if card is None else [a for a in self.my_options if uses_card(a, card)]
+
     def _choices(self) -> list[Action]:
-        options = self.my_options
-        if self.selected is not None:
-            return [a for a in options if uses_card(a, self.selected)]
+        """The listed choices: those using the picked card; else (no card picked, or one that
+        no choice uses: it is only being read) the ones using no card on your turn, and every
+        choice of any other decision."""
+        using = self._using_selected()
+        if using:
+            return using
         assert self.view is not None and self.view.pending is not None
         if self.view.pending.kind == "play":
-            return [a for a in options if a.card is None and not a.cards]
-        return list(options)
+            return [a for a in self.my_options if a.card is None and not a.cards]
+        return list(self.my_options)
 
     def _refresh_choices(self) -> None:
         view = self.view
@@ -282,21 +309,25 @@ class TableScreen(Screen[None]):
         if not options:
             self._show_waiting()
             panel.show("", [], None)
+            panel.show_cards(())
+            panel.show_note("")
             self._light_targets([])
             return
         assert view.pending is not None  # there are options: the decision is pending
-        choices = self._choices()
+        choices, using = self._choices(), self._using_selected()
         if self.selected is None:
             self._show_waiting()
         # On your turn with no card picked the list holds End turn: never pre-select it, so
-        # an Enter meant for the previous prompt cannot end the turn.
+        # an Enter meant for the previous decision cannot end the turn.
         panel.show(
             describe_decision(view, self.i18n),
             [(a, describe_action(a, view, self.i18n)) for a in choices],
             self.deadline,
-            highlight=not (view.pending.kind == "play" and self.selected is None),
+            highlight=not (view.pending.kind == "play" and not using),
         )
-        self._light_targets(choices if self.selected is not None else [])
+        panel.show_cards(view.pending.shown or view.private)
+        panel.show_note(self._note())
+        self._light_targets(using)
         # Take the focus for a new decision or a new card, not on every update: someone may
         # be reading a seat's ability (Tab) while the others play.
         key = (view.pending.id, self.selected)
@@ -304,30 +335,80 @@ class TableScreen(Screen[None]):
             self._focused_for = key
             panel.option_list.focus()
 
+    def _note(self) -> str:
+        """The panel's warning line: an answer about to be given by itself, or traps."""
+        view = self.view
+        assert view is not None
+        if self._auto is not None:
+            left = max(0.0, self._auto[1] - time.monotonic())
+            return self.i18n.t("auto_take_hit", n=f"{math.ceil(left * 10) / 10:.1f}")
+        return " · ".join(warnings(view, self.selected, self.i18n))
+
+    def _arm_auto(self) -> None:
+        """A new decision that loses nothing by answering itself starts its countdown."""
+        view = self.view
+        assert view is not None
+        pending = view.pending
+        if pending is None or pending.id == self._auto_seen:
+            return
+        self._auto_seen = pending.id
+        self._auto = None
+        if self.my_options and auto_answer(view) is not None and self._auto_timer is not None:
+            self._auto = (pending.id, time.monotonic() + AUTO_DELAY)
+            self._auto_timer.resume()
+
+    async def _auto_tick(self) -> None:
+        view = self.view
+        if self._auto is None or view is None or view.pending is None \
+                or view.pending.id != self._auto[0]:
+            self._stop_auto()
+            return
+        if time.monotonic() < self._auto[1]:
+            self.panel.show_note(self._note())
+            return
+        action = auto_answer(view)
+        self._stop_auto()
+        if action is not None:
+            await self.send(action, view.pending.id)
+
+    def _stop_auto(self) -> bool:
+        """Cancel an answer about to be given by itself; True if there was one."""
+        had, self._auto = self._auto is not None, None
+        if self._auto_timer is not None:
+            self._auto_timer.pause()
+        if had and self.view is not None and self.my_options:
+            self.panel.show_note(self._note())
+        return had
+
     def _show_waiting(self) -> None:
         view = self.view
-        if view is None or view.pending is None or view.winner is not None:
+        if view is None or view.pending is None or view.winner is not None \
+                or view.pending.seat == view.viewer:  # ours: the rule is under the choices
             self._set_info("")
             return
-        if view.pending.seat == view.viewer:
-            hint = "pick_card" if view.pending.kind == "play" else "choose"
-            self._set_info(self.i18n.t(hint))
-            return
-        out = view.viewer is not None and not view.players[view.viewer].alive
-        self._set_info(
-            (self.i18n.t("you_are_out") + " · " if out else "")
-            + self.i18n.t(
-                "waiting_for",
-                name=player_name(view, view.pending.seat),
-                what=describe_decision(view, self.i18n, waiting=True),
-            )
-        )
+        self._set_info(self._out() + self.i18n.t(
+            "waiting_for",
+            name=player_name(view, view.pending.seat),
+            what=describe_decision(view, self.i18n, waiting=True),
+        ))
+
+    def _out(self) -> str:
+        """"You are out · " for an eliminated player, as a prefix for the info line."""
+        view = self.view
+        out = view is not None and view.viewer is not None and not view.players[view.viewer].alive
+        return self.i18n.t("you_are_out") + " · " if out else ""
 
     def _light_targets(self, choices: list[Action]) -> None:
+        """Light the seats the picked card can aim at; say on the others why not."""
         targets = {a.target for a in choices if a.target is not None}
+        view, card = self.view, self.selected
         for panel in self.query(SeatPanel):
             panel.set_class(panel.seat in targets, "-target")
             panel.remove_class("-aimed")
+            why = None
+            if view is not None and card is not None and panel.seat not in targets:
+                why = left_out(view, card, panel.seat, self.i18n)
+            panel.explain(why)
 
     @on(ChoicePanel.Highlighted)
     def _aim(self, event: ChoicePanel.Highlighted) -> None:
@@ -346,23 +427,21 @@ class TableScreen(Screen[None]):
             self.view.winner is None
 
     async def choose(self, action: Action) -> None:
-        """The player chose `action` (a key, a click, the choice list). Ending the turn while
-        a card could still be played asks first."""
+        """The player chose `action` (Enter or a click in the choices, `e`). A step that
+        cannot be taken back asks first (`client.slips.confirmation`)."""
         view = self.view
         if view is None or view.pending is None:
             return
         decision = view.pending.id
-        if action.kind == "end_turn":
-            playable = sorted({self.i18n.card_name(CARDS[a.card].key) for a in self.my_options
-                               if a.kind == "play" and a.card is not None})
-            if playable:
-                async def answered(yes: bool | None) -> None:
-                    if yes:
-                        await self.send(action, decision)
+        self._stop_auto()
+        question = confirmation(action, view, self.i18n)
+        if question is not None:
+            async def answered(yes: bool | None) -> None:
+                if yes:
+                    await self.send(action, decision)
 
-                question = self.i18n.t("confirm_end_turn", cards=", ".join(playable))
-                self.app.push_screen(ConfirmScreen(question, self.i18n), answered)
-                return
+            self.app.push_screen(ConfirmScreen(question, self.i18n, decision), answered)
+            return
         await self.send(action, decision)
 
     async def send(self, action: Action, decision: int | None = None) -> None:
@@ -414,11 +493,17 @@ class TableScreen(Screen[None]):
         if view is None or view.pending is None or view.winner is not None:
             return ""
         if not self.my_options:
-            name = player_name(view, view.pending.seat)
-            return self.i18n.t("not_your_turn", name=name) + " · "
+            return self._not_yours() + " · "
         if not any(uses_card(a, card) for a in self.my_options):
-            return self.i18n.t("not_now") + " · "
+            return not_now(view, card, self.i18n) + " · "
         return ""
+
+    def _not_yours(self) -> str:
+        """Whose decision it is, for a key pressed while it is not ours."""
+        view = self.view
+        assert view is not None and view.pending is not None
+        return self._out() + self.i18n.t("not_your_turn",
+                                         name=player_name(view, view.pending.seat))
 
     def action_move_card(self, step: int) -> None:
         if self.view is None or not self.view.hand:
@@ -428,6 +513,9 @@ class TableScreen(Screen[None]):
         self.action_pick_card(index % len(hand))
 
     def action_back(self) -> None:
+        """Esc: stop an answer about to be given by itself, else put the card down."""
+        if self._stop_auto():
+            return
         if self.selected is not None:
             self.selected = None
             self._set_info("")
@@ -439,12 +527,22 @@ class TableScreen(Screen[None]):
             if action.kind == "end_turn":
                 await self.choose(action)
 
+    def action_not_mine(self) -> None:
+        """`e` when no turn of ours can end now: say why instead of nothing."""
+        view = self.view
+        if view is None or view.pending is None or view.winner is not None \
+                or self.session.spectator:
+            return
+        self._set_info(self._not_yours() if not self.my_options else self.i18n.t("not_now"))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footer keys only when they can do something."""
         if action == "results":
             return self.view is not None and self.view.winner is not None
         if action == "end_turn":
             return any(a.kind == "end_turn" for a in self.my_options)
+        if action == "not_mine":
+            return not any(a.kind == "end_turn" for a in self.my_options)
         if action == "lobby":
             return self._from_lobby()
         return True
@@ -495,41 +593,13 @@ class TableScreen(Screen[None]):
     async def _said(self, event: ChatPane.Said) -> None:
         await self.session.say(text=event.text)
 
-    def action_prompt(self) -> None:
-        self._prompted = None
-        self._maybe_prompt()
-
-    # --- pop-ups -------------------------------------------------------------------------
-
-    def _maybe_prompt(self) -> None:
-        view = self.view
-        top = self.app.screen
-        if isinstance(top, PromptScreen) and (
-            view is None or view.pending is None or top.view.pending is None
-            or top.view.pending.id != view.pending.id
-        ):
-            top.dismiss(None)  # its decision is gone (answered elsewhere, timed out)
-        if view is None or not self.my_options or view.pending is None:
-            return
-        if view.pending.kind in INLINE_KINDS or self._prompted == view.pending.id:
-            return
-        self._prompted = view.pending.id
-        self.app.push_screen(
-            PromptScreen(view, self.deadline, self.i18n), callback=self._prompt_answered
-        )
-
-    async def _prompt_answered(self, action: Action | None) -> None:
-        if action is not None:
-            await self.send(action)
+    # --- game over ---------------------------------------------------------------------
 
     def _game_over(self) -> None:
         assert self.view is not None
-        if isinstance(self.app.screen, PromptScreen):  # a question the end made moot
-            self.app.pop_screen()
         self.app.push_screen(GameOverScreen(self.view, self.i18n), callback=self._after_game)
 
     async def _after_game(self, rematch: bool | None) -> None:
         if rematch:
             self.game_log.clear()
-            self._prompted = None
             await self.session.rematch()

@@ -1,17 +1,20 @@
-"""The legal choices of a decision, as a list to move through and confirm, with the time left.
-Only actions from the view's `options` are ever listed."""
+"""The decision of the moment, shown once, on the table: what is asked, the cards it shows
+(General Store, Kit Carlson, Lucky Duke), the legal choices as a list to move through, the time
+left, warnings, and the one rule for choosing. Only actions from the view's `options` are ever
+listed."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from client.i18n import I18n
 from client.plaintext import plain
-from client.render import red_suits
+from client.render import card_content, red_suits
 from client.widgets.countdown import Countdown
 from shared.model import Action
 
@@ -42,17 +45,27 @@ class ChoicePanel(Vertical):
         self._shown = (ask, tuple(label for _, label in choices))
         # Kept, not queried: the table may update the panel before it has mounted.
         self._ask = Static(plain(ask), id="ask")  # may quote a player
-        self._list = OptionList(*_numbered(self._shown[1]), id="choices")
+        self._list = OptionList(*_options(self._shown[1]), id="choices")
         if choices:
             self._list.highlighted = 0
         self._countdown = Countdown(i18n, id="countdown")
         self._countdown.set_reactive(Countdown.deadline, deadline)
         self._countdown.display = bool(choices)
+        self._cards = Static(id="shown")
+        self._cards.display = False
+        self._note = Static(id="note")  # warnings, and the countdown of an answer by itself
+        self._note.display = False
+        self._rule = Static(i18n.t("rule"), id="rule")
+        self._rule.display = bool(choices)
 
     def compose(self) -> ComposeResult:
-        yield self._ask
+        with Horizontal(id="ask-row"):
+            yield self._ask
+            yield self._countdown
+        yield self._cards
         yield self._list
-        yield self._countdown
+        yield self._note
+        yield self._rule
 
     @property
     def option_list(self) -> OptionList:
@@ -66,6 +79,7 @@ class ChoicePanel(Vertical):
         `highlight` nothing is pre-selected, so a stray Enter chooses nothing."""
         self._countdown.deadline = deadline
         self._countdown.display = bool(choices)  # a clock only for a decision of ours
+        self._rule.display = bool(choices)
         labels = tuple(label for _, label in choices)
         if self._shown == (ask, labels):
             return
@@ -74,16 +88,20 @@ class ChoicePanel(Vertical):
         self.actions = [action for action, _ in choices]
         options = self.option_list
         options.clear_options()
-        options.add_options(_numbered(labels))
+        options.add_options(_options(labels))
         if choices and highlight:
             options.highlighted = 0
 
-    def choose_number(self, number: int) -> bool:
-        """Confirm the numbered choice directly (prompts: number keys)."""
-        if 1 <= number <= len(self.actions):
-            self.post_message(self.Chosen(self.actions[number - 1]))
-            return True
-        return False
+    def show_cards(self, cards: tuple[int, ...]) -> None:
+        """The cards the decision is about (not your hand): a store, a look at the deck."""
+        self._cards.display = bool(cards)
+        if cards:
+            self._cards.update(Content("   ").join(card_content(c, self.i18n) for c in cards))
+
+    def show_note(self, text: str) -> None:
+        """Warnings; "" hides the line."""
+        self._note.display = bool(text)
+        self._note.update(red_suits(text))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -96,7 +114,6 @@ class ChoicePanel(Vertical):
                                            else None))
 
 
-def _numbered(labels: tuple[str, ...]) -> list[Option]:
-    """Number keys 1-9 choose directly; the number is shown."""
-    return [Option(red_suits(f"{n}. {label}" if n <= 9 else f"   {label}")) for n, label in
-            enumerate(labels, 1)]
+def _options(labels: tuple[str, ...]) -> list[Option]:
+    """Choices carry no numbers: the numbers on screen are your hand's (the one rule)."""
+    return [Option(red_suits(label)) for label in labels]

@@ -13,7 +13,7 @@ MAX_LINES = 500
 
 class GameLog(Widget):
     """The latest lines that fit, wrapped, Hearts and Diamonds in red; the mouse wheel (or
-    PageUp/PageDown on the table) scrolls back. Deliberately not a scrolling container: a
+    PageUp/PageDown anywhere on the table) scrolls back. Deliberately not a scrolling container: a
     RichLog's growing virtual size re-laid out the whole screen on every update, while a new
     line here only repaints this widget."""
 
@@ -28,7 +28,9 @@ class GameLog(Widget):
             self.add_content([red_suits(line) for line in lines])
 
     def add_content(self, lines: list[Content]) -> None:
-        """Lines already styled (the chat's)."""
+        """Lines already styled (the chat's). New lines bring a scrolled-back log to the
+        bottom: what just happened matters more than what was being reread."""
+        self._back = 0
         self._lines.extend(lines)
         del self._lines[:-MAX_LINES]
         self.refresh()

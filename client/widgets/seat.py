@@ -41,6 +41,7 @@ class SeatPanel(Widget, can_focus=True):
         self.player: PlayerView | None = None
         self.view: TableView | None = None
         self.key = ""  # the human player's key id from the host; "" for bots and offline
+        self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
 
     def show(self, view: TableView, key: str = "") -> None:
         player = view.players[self.seat]
@@ -57,6 +58,12 @@ class SeatPanel(Widget, can_focus=True):
         self.set_class(pending is not None and pending.seat == self.seat, "-deciding")
         self.tooltip = self._details()
         self.refresh()
+
+    def explain(self, why: str | None) -> None:
+        """Show why the picked card leaves this seat out (None: nothing to say)."""
+        if why != self.why:
+            self.why = why
+            self.refresh()
 
     def _flags(self, view: TableView) -> tuple[object, ...]:
         pending = view.pending.seat if view.pending else None
@@ -121,7 +128,9 @@ class SeatPanel(Widget, can_focus=True):
             pieces += [Content(self.i18n.card_name(CARDS[c].key)) for c in blue_cards(p)]
             pieces = [Content("  ") + Content(" · ").join(pieces)]
         where = Content("")
-        if p.distance is not None:
+        if self.why is not None:
+            where = Content.styled(f"✗ {self.why}", "$text-warning")
+        elif p.distance is not None:
             mark = "✓" if p.in_reach else "✗"
             where = Content.styled(
                 f"{t('distance', d=p.distance)} {mark}",

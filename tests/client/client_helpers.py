@@ -15,10 +15,10 @@ from textual.pilot import Pilot
 from client.app import BangApp
 from client.embedded import EmbeddedServer
 from client.net import Remote, TableUpdate
+from client.screens.confirm import ConfirmScreen
 from client.screens.lobby import LobbyIntent, LobbyScreen
-from client.screens.prompt import PromptScreen
 from client.screens.table import TableScreen
-from client.widgets.choices import ChoicePanel
+from client.slips import auto_answer
 from shared.model import Action
 from shared.views import TableView
 
@@ -83,22 +83,45 @@ def table_of(app: BangApp) -> TableScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
 
 
-def prompt_actions(app) -> list[Action]:  # noqa: ANN001
-    """The choices of the pop-up prompt on screen (none until it is composed)."""
-    if not isinstance(app.screen, PromptScreen):
-        return []
-    panels = app.screen.query(ChoicePanel)
-    return panels.first().actions if panels else []
+async def highlight(pilot: Pilot, table: TableScreen, index: int) -> None:
+    """Move to the `index`th choice with ↑/↓, as a player does."""
+    options = table.panel.option_list
+    for _ in range(2 * len(table.panel.actions) + 2):
+        if options.highlighted == index:
+            return
+        down = options.highlighted is None or options.highlighted < index
+        await pilot.press("down" if down else "up")
+    raise AssertionError(f"could not reach choice {index}")
 
 
-async def answer(pilot, app, kind: str) -> Action:  # noqa: ANN001
-    """Wait for a pop-up prompt offering `kind` and choose it with its number key."""
-    await until(pilot, lambda: any(a.kind == kind for a in prompt_actions(app)),
-                what=f"a prompt offering {kind}")
-    actions = prompt_actions(app)
-    index = next(i for i, a in enumerate(actions) if a.kind == kind)
-    await pilot.press(str(index + 1))
-    return actions[index]
+async def answer(pilot, app, kind: str, which=lambda action: True,  # noqa: ANN001
+                 confirm: bool = False) -> Action:
+    """Wait for a decision of ours offering `kind` (the first one `which` accepts) and take
+    it by the one rule: its hand card's digit if it uses one, ↑/↓ to it, Enter; `y` when
+    `confirm` (the step asks first). A lone
+    "Take the hit" is not pressed: it answers itself, and the test waits for that."""
+    def offered() -> list[Action]:
+        table = table_of(app)
+        if table is None or app.screen is not table:
+            return []
+        return [a for a in table.my_options if a.kind == kind and which(a)]
+
+    await until(pilot, offered, what=f"a decision offering {kind}")
+    table = table_of(app)
+    assert table is not None and table.view is not None and table.view.pending is not None
+    action, decision = offered()[0], table.view.pending.id
+    if auto_answer(table.view) == action:
+        await until(pilot, lambda: table.view.pending is None
+                    or table.view.pending.id != decision, what="the answer by itself")
+        return action
+    if action not in table.panel.actions and action.card in table.view.hand:
+        await pilot.press(str((table.view.hand.index(action.card) + 1) % 10))  # pick it
+    await highlight(pilot, table, table.panel.actions.index(action))
+    await pilot.press("enter")
+    if confirm:
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+    return action
 
 
 class Player:

@@ -13,7 +13,6 @@ from textual.widgets import DataTable
 from client.app import BangApp
 from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
-from client.screens.prompt import PromptScreen
 from client.session import LocalSession, LocalTable, ViewUpdate
 from client.widgets.choices import ChoicePanel
 from client.widgets.countdown import Countdown
@@ -197,6 +196,8 @@ async def test_timeouts_apply_the_default_until_game_over() -> None:
         assert over.view.winner is not None
         assert "Time ran out for Rosa: " in table_of(app).game_log.text()
         assert all(p.role for p in over.view.players)  # every role revealed
+        await until(pilot, lambda: over.query(DataTable)
+                    and over.query_one(DataTable).row_count == len(NAMES), what="the results")
         rows = [over.query_one(DataTable).get_row_at(i) for i in range(len(NAMES))]
         assert [row[0] == "won" for row in rows] == \
             [p.seat in over.view.winners for p in over.view.players]  # ★ is the Sheriff's
@@ -242,20 +243,24 @@ async def test_command_palette_offers_the_table_commands() -> None:
         assert {"End turn", "Toggle game log", "Show help", "Toggle light/dark theme"} <= titles
 
 
-async def test_a_prompt_closes_when_its_time_runs_out() -> None:
-    """Kit Carlson must put a card back; nobody answers; the default applies, the prompt
-    goes, and the countdown was on screen meanwhile."""
+async def test_a_decision_shows_once_on_the_table_until_its_time_runs_out() -> None:
+    """Kit Carlson must put a card back: asked on the table itself (no pop-up), with the three
+    cards he looks at and the countdown; nobody answers; the default applies and the list
+    moves on to his turn."""
     app = local_app(Scenario(deck=["Wells Fargo 3♥", "Duel J♠", "Scope A♠"], turn=0),
                     first="kit_carlson", timeout=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, PromptScreen), what="the prompt")
-        prompt = app.screen
-        assert prompt.view.pending.kind == "kit_put_back"
-        await until(pilot, lambda: prompt.query(Countdown)
-                    and "left" in str(prompt.query_one(Countdown).render()), what="the countdown")
-        await until(pilot, lambda: app.screen is not prompt, what="the prompt to go")
+        await until(pilot, lambda: table_of(app) and table_of(app).my_options, what="the ask")
         table = table_of(app)
-        assert table.view.pending.kind == "play" and len(table.view.hand) == 5 + 2  # kept 2
+        assert table.view.pending.kind == "kit_put_back" and app.screen is table
+        assert len(app.screen_stack) == 2  # the default screen and the table: nothing over it
+        shown = str(table.panel.query_one("#shown").render())
+        assert all(name in shown for name in ("Wells Fargo 3♥", "Duel J♠", "Scope A♠")), shown
+        await until(pilot, lambda: "left" in str(table.panel.query_one(Countdown).render()),
+                    what="the countdown")
+        await until(pilot, lambda: table.view.pending.kind == "play", what="the default")
+        assert len(table.view.hand) == 5 + 2  # kept 2
+        assert not table.panel.query_one("#shown").display
 
 
 async def test_wide_terminals_seat_everyone_around_the_table() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from client_helpers import Player, answer, free_port, lobby_app, prompt_actions, table_of, until
+from client_helpers import Player, answer, free_port, lobby_app, table_of, until
 from textual.widgets import DataTable, Static
 
 from client.app import BangApp
@@ -138,14 +138,12 @@ async def test_a_general_store_round(host, config_dir, tmp_path, rig) -> None:  
         view = await bob.my_turn(room)
         assert sorted(view.pending.shown) == sorted(card(c) for c in store)
         await bob.act(room, Action("pick", pick=card("Mustang 8♥")))
-        await until(pilot, lambda: prompt_actions(app), what="Ann's pick")
-        shown = set(app.screen.view.pending.shown)
-        assert shown == {card(c) for c in store[1:]}
-        actions = prompt_actions(app)
-        assert {a.pick for a in actions} == shown
-        index = next(i for i, a in enumerate(actions) if a.pick == card("Schofield K♠"))
-        await pilot.press(str(index + 1))
         table = table_of(app)
+        await until(pilot, lambda: table.my_options, what="Ann's pick")
+        shown = set(table.view.pending.shown)
+        assert shown == {card(c) for c in store[1:]}
+        assert {a.pick for a in table.panel.actions} == shown
+        await answer(pilot, app, "pick", lambda a: a.pick == card("Schofield K♠"))
         await until(pilot, lambda: card("Schofield K♠") in table.view.hand, what="the pick")
         await until(pilot, lambda: log_text(app).count("from the General Store") == 4,
                     what="everyone's pick")

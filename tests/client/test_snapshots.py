@@ -1,6 +1,6 @@
-"""SVG snapshots (pytest-textual-snapshot) of the lobby, the table at 80x24 and 160x50, an
-out-of-turn prompt and the help screen. Update with `pytest tests/client --snapshot-update`
-after looking at the report."""
+"""SVG snapshots (pytest-textual-snapshot) of the lobby, the table at 80x24 and 160x50, a
+decision out of turn (asked on the table itself) and the help screen. Update with
+`pytest tests/client --snapshot-update` after looking at the report."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from textual.widgets import DataTable
 import server.host
 from client.app import BangApp
 from client.net import Remote
-from client.screens.prompt import PromptScreen
 from client.session import LocalSession, LocalTable
 from shared.crypto import ClientKey
 from shared.setup import Scenario, SeatRig, Setup
@@ -56,7 +55,9 @@ async def table_drawn(pilot: Pilot) -> None:
 
 async def prompt_drawn(pilot: Pilot) -> None:
     for _ in range(200):
-        if isinstance(pilot.app.screen, PromptScreen):
+        table = table_of(pilot.app)
+        if table is not None and table.view is not None and table.view.pending is not None \
+                and table.view.pending.kind == "kit_put_back":
             break
         await pilot.pause(0.02)
     await pilot.pause(0.2)
