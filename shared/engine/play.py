@@ -82,7 +82,6 @@ class PlayMixin(EngineCore):
     def resolve_play(self, frame: TurnFrame, action: Action) -> None:
         s = self.s
         seat = frame.seat
-        p = s.players[seat]
         kind = action.kind
         if kind == "end_turn":
             frame.step = "discard"
@@ -91,8 +90,7 @@ class PlayMixin(EngineCore):
             self.resolve_sid(seat, action)
             return
         if kind == "chuck":
-            p.life -= 1
-            self.emit("chuck", seat=seat, value=p.life)
+            self.lose_life(seat, 1, "chuck")
             self.draw_to_hand(seat, 2, note="Chuck Wengam")
             return
         if kind == "jose":
