@@ -51,9 +51,11 @@ class CardRule(NamedTuple):
         """The options this card gives `seat`: its shapes that pass its checks."""
         if self.ready(state, seat, card) is not None:
             return []
+        shapes = self.shapes(state, seat, card, kind)
         check = self.check
-        return [a for a in self.shapes(state, seat, card, kind)
-                if check(state, seat, a) is None]
+        if check is _fine:
+            return shapes
+        return [a for a in shapes if check(state, seat, a) is None]
 
 
 CARD_RULES: dict[str, CardRule] = {}
@@ -104,8 +106,8 @@ def ready_bang(state: GameState, seat: int, card: int) -> Refusal | None:
 def _ready_equipment(state: GameState, seat: int, card: int) -> Refusal | None:
     """Blue cards go in front of you; never two with the same name."""
     if has_in_play(state.players[seat], KEY[card]):
-        return Refusal("same_name", f"you already have a {CARD_NAMES[KEY[card]]} in play "
-                                    "(no two cards with the same name)")
+        return Refusal("same_name", "you already have a {} in play (no two cards with the "
+                                    "same name)", (CARD_NAMES[KEY[card]],))
     return None
 
 
@@ -115,11 +117,14 @@ def _fine(state: GameState, seat: int, action: Action) -> Refusal | None:
     return None
 
 
+IMMUNE = Refusal("immune", "{} is not affected by Diamond cards",
+                 (CHARACTERS["apache_kid"].name,))
+
+
 def _immune(state: GameState, seat: int, action: Action) -> Refusal | None:
     assert action.card is not None  # a card play always names its card
     if action.target is not None and is_immune(state, action.target, action.card, seat):
-        return Refusal("immune", f"{CHARACTERS['apache_kid'].name} is not affected by "
-                                 "Diamond cards")
+        return IMMUNE
     return None
 
 
@@ -128,11 +133,14 @@ def check_bang(state: GameState, seat: int, action: Action) -> Refusal | None:
     target = action.target
     if target is None or target == seat:
         return Refusal("no_target", "a BANG! needs another player as its target")
-    d = distance(state, seat, target)
-    if d > reach(state, seat):
-        return Refusal("out_of_reach", f"{_name(state, target)} is at distance {d}, but your "
-                                       f"reach is {reach(state, seat)}")
-    return _immune(state, seat, action)
+    d, r = distance(state, seat, target), reach(state, seat)
+    if d > r:
+        return Refusal("out_of_reach", "{} is at distance {}, but your reach is {}",
+                       (_name(state, target), d, r))
+    assert action.card is not None  # a card play always names its card
+    if is_immune(state, target, action.card, seat):
+        return IMMUNE
+    return None
 
 
 def _check_take(near: bool) -> Check:
@@ -142,20 +150,21 @@ def _check_take(near: bool) -> Check:
     def check(state: GameState, seat: int, action: Action) -> Refusal | None:
         target = action.target
         if target is None or target == seat:
-            return Refusal("no_target", f"{name} needs another player as its target")
+            return Refusal("no_target", "{} needs another player as its target", (name,))
         immune = _immune(state, seat, action)
         if immune is not None:
             return immune
         if near:
             d = distance(state, seat, target)
             if d > 1:
-                return Refusal("out_of_reach", f"Panic! reaches only distance 1; "
-                                               f"{_name(state, target)} is at {d}")
+                return Refusal("out_of_reach", "Panic! reaches only distance 1; {} is at {}",
+                               (_name(state, target), d))
         victim = state.players[target]
         if action.pick is not None and action.pick not in victim.in_play:
-            return Refusal("no_such_card", f"{_name(state, target)} has no such card in play")
+            return Refusal("no_such_card", "{} has no such card in play",
+                           (_name(state, target),))
         if action.pick is None and not victim.hand:
-            return Refusal("empty_hand", f"{_name(state, target)} has no cards in hand")
+            return Refusal("empty_hand", "{} has no cards in hand", (_name(state, target),))
         return None
     return check
 
@@ -176,7 +185,7 @@ def _check_jail(state: GameState, seat: int, action: Action) -> Refusal | None:
     if state.players[target].role == SHERIFF and not state.three_player:
         return Refusal("sheriff", "Jail cannot be played on the Sheriff")
     if has_in_play(state.players[target], "jail"):
-        return Refusal("jailed", f"{_name(state, target)} is already in Jail")
+        return Refusal("jailed", "{} is already in Jail", (_name(state, target),))
     return None
 
 

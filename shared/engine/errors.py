@@ -8,10 +8,17 @@ from typing import NamedTuple
 
 class Refusal(NamedTuple):
     """Why an action is not allowed: `rule` names the check that refused it (for programs and
-    tests: "out_of_reach", "one_bang", "immune", ...), `text` says it to a player."""
+    tests: "out_of_reach", "one_bang", "immune", ...); `text` says it to a player. With
+    `args`, `sentence` is a `str.format` template for them: the options are computed by the
+    same checks, so a refusal is made far more often than it is read, and formats lazily."""
 
     rule: str
-    text: str
+    sentence: str
+    args: tuple[object, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return self.sentence.format(*self.args) if self.args else self.sentence
 
 
 class IllegalAction(Exception):

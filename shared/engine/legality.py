@@ -114,7 +114,7 @@ def _check_play(state: GameState, seat: int, action: Action) -> Refusal | None:
         return NOT_AN_OPTION
     key = KEY[card]
     if not rulebook(state).may_play(state, seat, card):
-        return Refusal("may_not_play", f"{CARDS[card].label} may not be played now")
+        return Refusal("may_not_play", "{} may not be played now", (CARDS[card].label,))
     if action.kind == "play_as_bang":
         rule = CARD_RULES["bang"]
         why = ready_as_bang(state, seat, card)
@@ -139,7 +139,7 @@ def check_beer_to_survive(state: GameState, seat: int, action: Action) -> Refusa
     if alive_count(state) <= 2:
         return Refusal("two_left", "a Beer does not save a life when only two players are left")
     if not rulebook(state).may_play(state, seat, card):
-        return Refusal("may_not_play", f"{CARDS[card].label} may not be played now")
+        return Refusal("may_not_play", "{} may not be played now", (CARDS[card].label,))
     return None
 
 
@@ -169,11 +169,10 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
     decision = state.pending
     assert decision is not None  # apply() refuses earlier when nothing is pending
     if not 0 <= seat < len(state.players):
-        return Refusal("no_seat", f"there is no seat {seat} at this table")
+        return Refusal("no_seat", "there is no seat {} at this table", (seat,))
     if seat != decision.seat:
-        return Refusal("not_your_decision",
-                       f"it is not your decision: waiting for "
-                       f"{state.players[decision.seat].name} to {DECISION_TEXT[decision.kind]}")
+        return Refusal("not_your_decision", "it is not your decision: waiting for {} to {}",
+                       (state.players[decision.seat].name, DECISION_TEXT[decision.kind]))
     check: Check | None = None
     if decision.kind == "play":
         check = _PLAY.get(action.kind)
@@ -193,19 +192,19 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
 
 def _not_now(decision: Decision, action: Action) -> Refusal:
     kinds = ", ".join(sorted({o.kind for o in decision.options}))
-    return Refusal("not_now", f"'{action.kind}' is not possible now: you must "
-                              f"{DECISION_TEXT[decision.kind]} ({kinds})")
+    return Refusal("not_now", "'{}' is not possible now: you must {} ({})",
+                   (action.kind, DECISION_TEXT[decision.kind], kinds))
 
 
 def _misplaced(state: GameState, seat: int, action: Action) -> Refusal | None:
     """A card that is not in the hand, or a target that is not a living player."""
     if action.card is not None:
         if not 0 <= action.card < len(CARDS):
-            return Refusal("no_card", f"there is no card {action.card}")
+            return Refusal("no_card", "there is no card {}", (action.card,))
         if action.card not in state.players[seat].hand:
-            return Refusal("not_in_hand", f"{CARDS[action.card].label} is not in your hand")
+            return Refusal("not_in_hand", "{} is not in your hand", (CARDS[action.card].label,))
     target = action.target
     if target is not None and not (0 <= target < len(state.players)
                                    and state.players[target].alive):
-        return Refusal("no_player", f"seat {target} is not a player in the game")
+        return Refusal("no_player", "seat {} is not a player in the game", (target,))
     return None

@@ -46,7 +46,7 @@ class PlayMixin(EngineCore):
             if not book.may_play(s, seat, card):
                 continue
             key = KEY[card]
-            if ready_as_bang(s, seat, card) is None:
+            if key != "bang" and ready_as_bang(s, seat, card) is None:
                 options.extend(bang.offers(s, seat, card, "play_as_bang"))
             rule = CARD_RULES.get(key)
             if rule is not None:
