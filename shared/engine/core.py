@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TypedDict, Unpack
 
+import msgspec
+
 from shared import rng
 from shared.cards import KEY
 from shared.model import (
@@ -175,7 +177,7 @@ class EngineCore:
         """`seat` loses `amount` life. `killer` caused it (None for Dynamite); `card_player`
         played the card that caused it (El Gringo draws from that player's hand)."""
         p = self.s.players[seat]
-        self.lose_life(seat, amount, "hit", target=killer, count=amount)
+        self.lose_life(seat, amount, Event(kind="hit", seat=seat, target=killer, count=amount))
         if has_ability(self.s, seat, "bart_cassidy"):
             self.draw_to_hand(seat, amount, note="Bart Cassidy")
         if has_ability(self.s, seat, "el_gringo") and card_player is not None \
@@ -184,13 +186,12 @@ class EngineCore:
         if p.life <= 0:
             self.s.stack.append(DyingFrame(seat, killer))
 
-    def lose_life(self, seat: int, amount: int, kind: str, target: int | None = None,
-                  count: int = 0) -> None:
-        """Every loss of life: `seat` loses `amount`, the `kind` event shows it (with the life
-        left as its value), and the rulebook hears of it."""
+    def lose_life(self, seat: int, amount: int, shown: Event) -> None:
+        """Every loss of life: `seat` loses `amount`, the event `shown` tells it (with the
+        life left as its value), and the rulebook hears of it."""
         p = self.s.players[seat]
         p.life -= amount
-        self.emit(kind, seat=seat, target=target, count=count, value=p.life)
+        self.events.append(msgspec.structs.replace(shown, value=p.life))
         rulebook(self.s).life_lost(self, seat, amount)
 
     def beer_played(self) -> None:

@@ -17,6 +17,7 @@ from shared.engine.legality import (
 )
 from shared.model import (
     Action,
+    Event,
     ShotFrame,
     StoreFrame,
     TurnFrame,
@@ -90,7 +91,7 @@ class PlayMixin(EngineCore):
             self.resolve_sid(seat, action)
             return
         if kind == "chuck":
-            self.lose_life(seat, 1, "chuck")
+            self.lose_life(seat, 1, Event(kind="chuck", seat=seat))
             self.draw_to_hand(seat, 2, note="Chuck Wengam")
             return
         if kind == "jose":

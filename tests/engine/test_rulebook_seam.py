@@ -13,6 +13,7 @@ from shared.engine import apply, start_game
 from shared.engine.core import EngineCore
 from shared.model import Action, GameState
 from shared.rulebook import Rulebook, rulebook
+from shared.rules import next_alive, round_leader
 from shared.setup import Scenario, SeatRig, Setup
 
 
@@ -248,3 +249,13 @@ def test_the_start_of_a_round_is_a_hook(kind: type[GameState]) -> None:
     assert state.turn == 0
     assert len(state.players[1].hand) == (1 if kind is RoundsState else 0)
     assert len(state.players[3].hand) == (1 if kind is RoundsState else 0)
+
+
+def test_a_round_starts_with_the_sheriff_or_in_three_players_the_deputy() -> None:
+    state, _ = start_game(Setup(players=4, seed=5))
+    assert state.players[round_leader(state)].role == "sheriff"
+    state, _ = start_game(Setup(players=3, seed=5))
+    deputy = round_leader(state)
+    assert state.players[deputy].role == "deputy" and state.turn == deputy
+    state.players[deputy].alive = False  # once the Deputy is gone, the next player leads
+    assert round_leader(state) == next_alive(state, deputy)
