@@ -56,6 +56,26 @@ class Rulebook:
         """Anything that happens at the very start of a turn, before Dynamite (nothing in
         the base game). Runs in the engine, so it may emit events, deal damage, draw."""
 
+    def turn_ended(self, engine: EngineCore, seat: int) -> None:
+        """Anything that happens when `seat`'s turn is over (nothing in the base game): after
+        the discard phase, a turn lost in Jail, or its player's death during it. The next turn
+        is already stacked, so what this does (damage, say) resolves before it starts."""
+
+    def round_started(self, engine: EngineCore, seat: int) -> None:
+        """Anything that happens when a round starts (nothing in the base game): at the start
+        of the first living player's turn from the Sheriff (3 players: the Deputy), before
+        `turn_started`; where High Noon would turn an event card."""
+
+    def heal_amount(self, state: GameState, seat: int, amount: int) -> int:
+        """How many life points `seat` regains from a heal of `amount` (a Beer, the Saloon,
+        Sid Ketchum), before the cap at the maximum."""
+        return amount
+
+    def life_lost(self, engine: EngineCore, seat: int, amount: int) -> None:
+        """Anything that happens when `seat` has just lost `amount` life (a hit, Dynamite or
+        Chuck Wengam's ability), after the event that shows it and before a fatal hit is
+        answered (nothing in the base game)."""
+
     def next_turn(self, state: GameState, seat: int) -> int:
         """Who plays after `seat`: the next living player clockwise. (Dynamite passes
         clockwise whatever the turn order: `shared.rules.next_alive`.)"""

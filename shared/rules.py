@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
+from shared.roles import DEPUTY, SHERIFF
 from shared.rulebook import has_ability, rulebook
 
 
@@ -33,6 +34,14 @@ def next_alive(state: GameState, seat: int) -> int:
         if state.players[candidate].alive:
             return candidate
     return seat
+
+
+def round_leader(state: GameState) -> int:
+    """Whose turn starts a round: the Sheriff (3 players: the Deputy, who plays first), or the
+    next living player after them once they are gone."""
+    first = next(p.seat for p in state.players
+                 if p.role == (DEPUTY if state.three_player else SHERIFF))
+    return first if state.players[first].alive else next_alive(state, first)
 
 
 def seats_from(state: GameState, seat: int) -> list[int]:

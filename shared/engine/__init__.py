@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 from shared.engine.deal import new_game, start_game
-from shared.engine.errors import IllegalAction, SetupError
-from shared.engine.explain import explain
+from shared.engine.errors import IllegalAction, Refusal, SetupError
+from shared.engine.legality import NOT_AN_OPTION, refusal
 from shared.engine.machine import Engine
 from shared.model import Action, Event, GameState
 
-__all__ = ["IllegalAction", "SetupError", "apply", "new_game", "start_game"]
+__all__ = ["IllegalAction", "Refusal", "SetupError", "apply", "new_game", "refusal", "start_game"]
 
 
 def apply(state: GameState, seat: int, action: Action,
@@ -35,10 +35,11 @@ def apply(state: GameState, seat: int, action: Action,
     if not _well_formed(seat, action):
         raise IllegalAction("malformed action: expected an Action with integer card, target "
                             "and pick fields", "malformed")
-    if seat != decision.seat:
-        raise IllegalAction(explain(state, seat, action), "not_your_decision")
-    if action not in decision.options:
-        raise IllegalAction(explain(state, seat, action))
+    if seat != decision.seat or action not in decision.options:
+        # The options are what the checks allow; the same checks say why this is not one.
+        why = refusal(state, seat, action) or NOT_AN_OPTION
+        raise IllegalAction(why.text, "not_your_decision" if seat != decision.seat
+                            else "not_an_option", why)
     engine = Engine(state)
     engine.resolve(action)
     state.actions += 1

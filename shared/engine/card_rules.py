@@ -1,6 +1,12 @@
-"""Every card kind played on its holder's turn, in one place each: what it offers and what
-playing it does. `PlayMixin` asks `CARD_RULES[key]` and knows no card by name. (Missed! is
-not here: it is never played on your own turn, except as a BANG! by a character's ability.)
+"""Every card kind played on its holder's turn, in one place each: the actions it may take
+(`shapes`), whether it may be played at all now (`ready`), whether one of those actions is
+allowed (`check`) and what playing it does (`play`). `PlayMixin` asks `CARD_RULES[key]` and
+knows no card by name. (Missed! is not here: it is never played on your own turn, except as a
+BANG! by a character's ability.)
+
+The checks are the only statement of a card's conditions: the options offered are the shapes
+that pass them, and a refused action is explained by the check that refuses it
+(`shared.engine.legality`). A check returns None when the action is allowed.
 
 Answers out of turn (Missed!, Beer to survive, BANG! in a Duel or against Indians!) are the
 responses' business (shared.engine.responses); equipment that acts later (Barrel, Dynamite,
@@ -12,71 +18,175 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from shared.cards import BLUE, KEY
+from shared.cards import BLUE, CARD_NAMES, KEY
+from shared.characters import CHARACTERS
 from shared.engine.core import is_immune
-from shared.model import Action, DuelFrame, IndiansFrame, MoveFrame, ShotFrame
+from shared.engine.errors import Refusal
+from shared.model import Action, DuelFrame, GameState, IndiansFrame, MoveFrame, ShotFrame
 from shared.roles import SHERIFF
-from shared.rules import alive_count, distance, has_in_play, may_bang, seats_from
+from shared.rules import alive_count, distance, has_in_play, may_bang, reach, seats_from
 
 if TYPE_CHECKING:
     from shared.engine.play import PlayMixin
 
-#: (engine, seat, card) -> the options this card in `seat`'s hand gives on their turn
-Offers = Callable[["PlayMixin", int, int], list[Action]]
+#: (state, seat, card, kind) -> every action of this card's form, allowed or not, in offer
+#: order ("play", or "play_as_bang" for a card played as a BANG!)
+Shapes = Callable[[GameState, int, int, str], list[Action]]
+#: (state, seat, card) -> why the card may not be played at all now, or None
+Ready = Callable[[GameState, int, int], Refusal | None]
+#: (state, seat, action) -> why this action (card in hand, target alive) is refused, or None
+Check = Callable[[GameState, int, Action], Refusal | None]
 #: (engine, seat, action) -> play it: the card leaves the hand and does what it does
 Play = Callable[["PlayMixin", int, Action], None]
 
 
 class CardRule(NamedTuple):
-    offers: Offers
+    shapes: Shapes
+    ready: Ready
+    check: Check
     play: Play
+
+    def offers(self, state: GameState, seat: int, card: int,
+               kind: str = "play") -> list[Action]:
+        """The options this card gives `seat`: its shapes that pass its checks."""
+        if self.ready(state, seat, card) is not None:
+            return []
+        shapes = self.shapes(state, seat, card, kind)
+        check = self.check
+        if check is _fine:
+            return shapes
+        return [a for a in shapes if check(state, seat, a) is None]
 
 
 CARD_RULES: dict[str, CardRule] = {}
 
 
-def _others(engine: PlayMixin, seat: int) -> list[int]:
-    return seats_from(engine.s, seat)[1:]
+def _name(state: GameState, seat: int) -> str:
+    return state.players[seat].name
 
 
-# --- what a card offers ----------------------------------------------------------------------
-
-def _offers_itself(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    return [Action("play", card=card)]
+def _others(state: GameState, seat: int) -> list[int]:
+    return seats_from(state, seat)[1:]
 
 
-def _offers_bang(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    if not may_bang(engine.s, seat):
-        return []
-    return [Action("play", card=card, target=t) for t in engine.bang_targets(seat, card)]
+# --- the forms of a card's actions -----------------------------------------------------------
+
+def _alone(state: GameState, seat: int, card: int, kind: str = "play") -> list[Action]:
+    return [Action(kind, card=card)]
 
 
-def _offers_panic(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    near = [t for t in _others(engine, seat) if distance(engine.s, seat, t) <= 1]
-    return engine.take_options(seat, card, near)
+def _at_others(state: GameState, seat: int, card: int, kind: str = "play") -> list[Action]:
+    return [Action(kind, card=card, target=t) for t in _others(state, seat)]
 
 
-def _offers_cat_balou(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    return engine.take_options(seat, card, _others(engine, seat))
+def _at_cards(state: GameState, seat: int, card: int, kind: str = "play") -> list[Action]:
+    """Panic!/Cat Balou: each other player's hand (a random card, pick=None), then each card
+    they have in play."""
+    shapes = []
+    for t in _others(state, seat):
+        shapes.append(Action(kind, card=card, target=t))
+        shapes.extend(Action(kind, card=card, target=t, pick=c)
+                      for c in state.players[t].in_play)
+    return shapes
 
 
-def _offers_duel(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    return [Action("play", card=card, target=t) for t in _others(engine, seat)]
+# --- whether it may be played now ------------------------------------------------------------
+
+def _always(state: GameState, seat: int, card: int) -> Refusal | None:
+    return None
 
 
-def _offers_jail(engine: PlayMixin, seat: int, card: int) -> list[Action]:
-    s = engine.s
-    return [Action("play", card=card, target=t) for t in _others(engine, seat)
-            if (s.three_player or s.players[t].role != SHERIFF)
-            and not has_in_play(s.players[t], "jail")
-            and not is_immune(s, t, card, seat)]
+def ready_bang(state: GameState, seat: int, card: int) -> Refusal | None:
+    if not may_bang(state, seat):
+        return Refusal("one_bang",
+                       "you have already played a BANG! this turn (only one, unless Volcanic)")
+    return None
 
 
-def _offers_equipment(engine: PlayMixin, seat: int, card: int) -> list[Action]:
+def _ready_equipment(state: GameState, seat: int, card: int) -> Refusal | None:
     """Blue cards go in front of you; never two with the same name."""
-    if has_in_play(engine.s.players[seat], KEY[card]):
-        return []
-    return [Action("play", card=card)]
+    if has_in_play(state.players[seat], KEY[card]):
+        return Refusal("same_name", "you already have a {} in play (no two cards with the "
+                                    "same name)", (CARD_NAMES[KEY[card]],))
+    return None
+
+
+# --- whether this action is allowed ----------------------------------------------------------
+
+def _fine(state: GameState, seat: int, action: Action) -> Refusal | None:
+    return None
+
+
+IMMUNE = Refusal("immune", "{} is not affected by Diamond cards",
+                 (CHARACTERS["apache_kid"].name,))
+
+
+def _immune(state: GameState, seat: int, action: Action) -> Refusal | None:
+    assert action.card is not None  # a card play always names its card
+    if action.target is not None and is_immune(state, action.target, action.card, seat):
+        return IMMUNE
+    return None
+
+
+def check_bang(state: GameState, seat: int, action: Action) -> Refusal | None:
+    """A BANG! (or a card played as one): another player within reach."""
+    target = action.target
+    if target is None or target == seat:
+        return Refusal("no_target", "a BANG! needs another player as its target")
+    d, r = distance(state, seat, target), reach(state, seat)
+    if d > r:
+        return Refusal("out_of_reach", "{} is at distance {}, but your reach is {}",
+                       (_name(state, target), d, r))
+    assert action.card is not None  # a card play always names its card
+    if is_immune(state, target, action.card, seat):
+        return IMMUNE
+    return None
+
+
+def _check_take(near: bool) -> Check:
+    """Panic! (near: distance 1) and Cat Balou: a card of another player's, in hand or in play."""
+    name = "Panic!" if near else "Cat Balou"
+
+    def check(state: GameState, seat: int, action: Action) -> Refusal | None:
+        target = action.target
+        if target is None or target == seat:
+            return Refusal("no_target", "{} needs another player as its target", (name,))
+        immune = _immune(state, seat, action)
+        if immune is not None:
+            return immune
+        if near:
+            d = distance(state, seat, target)
+            if d > 1:
+                return Refusal("out_of_reach", "Panic! reaches only distance 1; {} is at {}",
+                               (_name(state, target), d))
+        victim = state.players[target]
+        if action.pick is not None and action.pick not in victim.in_play:
+            return Refusal("no_such_card", "{} has no such card in play",
+                           (_name(state, target),))
+        if action.pick is None and not victim.hand:
+            return Refusal("empty_hand", "{} has no cards in hand", (_name(state, target),))
+        return None
+    return check
+
+
+def _check_duel(state: GameState, seat: int, action: Action) -> Refusal | None:
+    if action.target is None or action.target == seat:
+        return Refusal("no_target", "challenge another player to the Duel")
+    return None
+
+
+def _check_jail(state: GameState, seat: int, action: Action) -> Refusal | None:
+    target = action.target
+    if target is None or target == seat:
+        return Refusal("no_target", "Jail goes in front of another player")
+    immune = _immune(state, seat, action)
+    if immune is not None:
+        return immune
+    if state.players[target].role == SHERIFF and not state.three_player:
+        return Refusal("sheriff", "Jail cannot be played on the Sheriff")
+    if has_in_play(state.players[target], "jail"):
+        return Refusal("jailed", "{} is already in Jail", (_name(state, target),))
+    return None
 
 
 # --- what playing it does --------------------------------------------------------------------
@@ -135,14 +245,14 @@ def _take(mode: str) -> Callable[[PlayMixin, int, Action], None]:
 
 def _gatling(engine: PlayMixin, seat: int, action: Action) -> None:
     assert action.card is not None
-    for t in reversed(_others(engine, seat)):
+    for t in reversed(_others(engine.s, seat)):
         if not is_immune(engine.s, t, action.card, seat):
             engine.s.stack.append(ShotFrame(t, seat, action.card, seat))
 
 
 def _indians(engine: PlayMixin, seat: int, action: Action) -> None:
     assert action.card is not None
-    for t in reversed(_others(engine, seat)):
+    for t in reversed(_others(engine.s, seat)):
         if not is_immune(engine.s, t, action.card, seat):
             engine.s.stack.append(IndiansFrame(seat, t, action.card))
 
@@ -153,17 +263,18 @@ def _duel(engine: PlayMixin, seat: int, action: Action) -> None:
 
 
 CARD_RULES.update({
-    "bang": CardRule(_offers_bang, _play_bang),
-    "beer": CardRule(_offers_itself, _brown(_beer)),
-    "saloon": CardRule(_offers_itself, _brown(_saloon)),
-    "stagecoach": CardRule(_offers_itself, _brown(_stagecoach)),
-    "wells_fargo": CardRule(_offers_itself, _brown(_wells_fargo)),
-    "general_store": CardRule(_offers_itself, _brown(_general_store)),
-    "panic": CardRule(_offers_panic, _brown(_take("steal"))),
-    "cat_balou": CardRule(_offers_cat_balou, _brown(_take("discard"))),
-    "gatling": CardRule(_offers_itself, _brown(_gatling)),
-    "indians": CardRule(_offers_itself, _brown(_indians)),
-    "duel": CardRule(_offers_duel, _brown(_duel)),
-    "jail": CardRule(_offers_jail, _equip),
-    **{key: CardRule(_offers_equipment, _equip) for key in BLUE if key != "jail"},
+    "bang": CardRule(_at_others, ready_bang, check_bang, _play_bang),
+    "beer": CardRule(_alone, _always, _fine, _brown(_beer)),
+    "saloon": CardRule(_alone, _always, _fine, _brown(_saloon)),
+    "stagecoach": CardRule(_alone, _always, _fine, _brown(_stagecoach)),
+    "wells_fargo": CardRule(_alone, _always, _fine, _brown(_wells_fargo)),
+    "general_store": CardRule(_alone, _always, _fine, _brown(_general_store)),
+    "panic": CardRule(_at_cards, _always, _check_take(near=True), _brown(_take("steal"))),
+    "cat_balou": CardRule(_at_cards, _always, _check_take(near=False),
+                          _brown(_take("discard"))),
+    "gatling": CardRule(_alone, _always, _fine, _brown(_gatling)),
+    "indians": CardRule(_alone, _always, _fine, _brown(_indians)),
+    "duel": CardRule(_at_others, _always, _check_duel, _brown(_duel)),
+    "jail": CardRule(_at_others, _always, _check_jail, _equip),
+    **{key: CardRule(_alone, _ready_equipment, _fine, _equip) for key in BLUE if key != "jail"},
 })

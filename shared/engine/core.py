@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TypedDict, Unpack
 
+import msgspec
+
 from shared import rng
 from shared.cards import KEY
 from shared.model import (
@@ -166,7 +168,7 @@ class EngineCore:
 
     def heal(self, seat: int, amount: int = 1) -> None:
         p = self.s.players[seat]
-        gained = min(amount, p.max_life - p.life)
+        gained = min(rulebook(self.s).heal_amount(self.s, seat, amount), p.max_life - p.life)
         if gained > 0:
             p.life += gained
             self.emit("heal", seat=seat, value=p.life, count=gained)
@@ -175,8 +177,7 @@ class EngineCore:
         """`seat` loses `amount` life. `killer` caused it (None for Dynamite); `card_player`
         played the card that caused it (El Gringo draws from that player's hand)."""
         p = self.s.players[seat]
-        p.life -= amount
-        self.emit("hit", seat=seat, target=killer, count=amount, value=p.life)
+        self.lose_life(seat, amount, Event(kind="hit", seat=seat, target=killer, count=amount))
         if has_ability(self.s, seat, "bart_cassidy"):
             self.draw_to_hand(seat, amount, note="Bart Cassidy")
         if has_ability(self.s, seat, "el_gringo") and card_player is not None \
@@ -184,6 +185,14 @@ class EngineCore:
             self.s.stack.append(GringoFrame(seat, card_player, amount))
         if p.life <= 0:
             self.s.stack.append(DyingFrame(seat, killer))
+
+    def lose_life(self, seat: int, amount: int, shown: Event) -> None:
+        """Every loss of life: `seat` loses `amount`, the event `shown` tells it (with the
+        life left as its value), and the rulebook hears of it."""
+        p = self.s.players[seat]
+        p.life -= amount
+        self.events.append(msgspec.structs.replace(shown, value=p.life))
+        rulebook(self.s).life_lost(self, seat, amount)
 
     def beer_played(self) -> None:
         for p in self.s.players:
@@ -268,8 +277,11 @@ class EngineCore:
         s.pending = None
 
     def next_turn(self, after: int) -> None:
-        """End the turn of `after`: the next living player clockwise starts."""
-        self.s.stack = [TurnFrame(rulebook(self.s).next_turn(self.s, after))]
+        """End the turn of `after`: the next player (by the rulebook) starts, once whatever
+        the end of a turn brings (`Rulebook.turn_ended`) has resolved."""
+        book = rulebook(self.s)
+        self.s.stack = [TurnFrame(book.next_turn(self.s, after))]
+        book.turn_ended(self, after)
 
 
 def is_immune(state: GameState, target: int, card: int, player: int) -> bool:

@@ -6,74 +6,56 @@ from itertools import combinations
 
 from shared.cards import BLUE, KEY, WEAPON_REACH
 from shared.engine.card_rules import CARD_RULES
-from shared.engine.core import EngineCore, is_immune
+from shared.engine.core import EngineCore
+from shared.engine.legality import (
+    CHUCK,
+    END_TURN,
+    check_chuck,
+    ready_as_bang,
+    ready_jose,
+    ready_sid,
+)
 from shared.model import (
     Action,
+    Event,
     ShotFrame,
     StoreFrame,
     TurnFrame,
 )
 from shared.rulebook import has_ability, rulebook, suit_of
-from shared.rules import (
-    distance,
-    may_bang,
-    reach,
-    seats_from,
-    weapon_of,
-)
-
-END_TURN = Action("end_turn")
+from shared.rules import seats_from, weapon_of
 
 
 class PlayMixin(EngineCore):
     # --- what may be done ----------------------------------------------------------------
 
     def sid_options(self, seat: int) -> list[Action]:
-        p = self.s.players[seat]
-        if not has_ability(self.s, seat, "sid_ketchum") or p.life >= p.max_life or len(p.hand) < 2:
+        if ready_sid(self.s, seat) is not None:
             return []
-        return [Action("sid", cards=pair) for pair in combinations(sorted(p.hand), 2)]
-
-    def bang_targets(self, seat: int, card: int) -> list[int]:
-        s = self.s
-        r = reach(s, seat)
-        return [t for t in seats_from(s, seat)[1:]
-                if distance(s, seat, t) <= r and not is_immune(s, t, card, seat)]
-
-    def take_options(self, seat: int, card: int, targets: list[int]) -> list[Action]:
-        """Panic!/Cat Balou: a random hand card (pick=None) or a named card in play."""
-        options = []
-        for t in targets:
-            if is_immune(self.s, t, card, seat):
-                continue
-            victim = self.s.players[t]
-            if victim.hand:
-                options.append(Action("play", card=card, target=t))
-            options.extend(Action("play", card=card, target=t, pick=c) for c in victim.in_play)
-        return options
+        return [Action("sid", cards=pair)
+                for pair in combinations(sorted(self.s.players[seat].hand), 2)]
 
     def play_options(self, seat: int) -> list[Action]:
+        """Every card and ability `seat` may use on their turn: the actions that pass the
+        checks of `shared.engine.legality` and `CARD_RULES`."""
         s = self.s
         p = s.players[seat]
-        can_bang = may_bang(s, seat)
         book = rulebook(s)
+        bang = CARD_RULES["bang"]
         options: list[Action] = []
         for card in p.hand:
             if not book.may_play(s, seat, card):
                 continue
             key = KEY[card]
-            if key != "bang" and can_bang and (
-                    has_ability(s, seat, "annie_versary")
-                    or (key == "missed" and has_ability(s, seat, "calamity_janet"))):
-                options.extend(Action("play_as_bang", card=card, target=t)
-                               for t in self.bang_targets(seat, card))
+            if key != "bang" and ready_as_bang(s, seat, card) is None:
+                options.extend(bang.offers(s, seat, card, "play_as_bang"))
             rule = CARD_RULES.get(key)
             if rule is not None:
-                options.extend(rule.offers(self, seat, card))
+                options.extend(rule.offers(s, seat, card))
         options += self.sid_options(seat)
-        if has_ability(s, seat, "chuck_wengam") and p.life > 1:
-            options.append(Action("chuck"))
-        if has_ability(s, seat, "jose_delgado") and s.jose_uses < 2:
+        if check_chuck(s, seat, CHUCK) is None:
+            options.append(CHUCK)
+        if ready_jose(s, seat) is None:
             options.extend(Action("jose", card=c) for c in p.hand if KEY[c] in BLUE)
         options.append(END_TURN)
         return options
@@ -101,7 +83,6 @@ class PlayMixin(EngineCore):
     def resolve_play(self, frame: TurnFrame, action: Action) -> None:
         s = self.s
         seat = frame.seat
-        p = s.players[seat]
         kind = action.kind
         if kind == "end_turn":
             frame.step = "discard"
@@ -110,8 +91,7 @@ class PlayMixin(EngineCore):
             self.resolve_sid(seat, action)
             return
         if kind == "chuck":
-            p.life -= 1
-            self.emit("chuck", seat=seat, value=p.life)
+            self.lose_life(seat, 1, Event(kind="chuck", seat=seat))
             self.draw_to_hand(seat, 2, note="Chuck Wengam")
             return
         if kind == "jose":

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from shared.cards import KEY
 from shared.engine.core import EngineCore
+from shared.engine.legality import check_beer_to_survive
 from shared.engine.turn import is_heart
 from shared.model import (
     Action,
@@ -23,8 +24,8 @@ from shared.model import (
     TurnFrame,
     YoulFrame,
 )
-from shared.rulebook import has_ability, rulebook
-from shared.rules import alive_count, barrel_draws
+from shared.rulebook import has_ability
+from shared.rules import barrel_draws
 
 TAKE_HIT = Action("take_hit")
 DIE = Action("die")
@@ -111,11 +112,8 @@ class ResponseMixin(EngineCore):
             s.stack.pop()
             self.emit("survives", seat=frame.seat, value=p.life)
             return None
-        options = []
-        if alive_count(s) > 2:
-            book = rulebook(s)
-            options = [Action("beer", card=c) for c in p.hand
-                       if KEY[c] == "beer" and book.may_play(s, frame.seat, c)]
+        beers = (Action("beer", card=c) for c in p.hand if KEY[c] == "beer")
+        options = [a for a in beers if check_beer_to_survive(s, frame.seat, a) is None]
         options += self.sid_options(frame.seat)
         default = options[0] if options and options[0].kind == "beer" else DIE
         options.append(DIE)

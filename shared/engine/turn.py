@@ -16,7 +16,7 @@ from shared.model import (
     YoulFrame,
 )
 from shared.rulebook import has_ability, rulebook, suit_of
-from shared.rules import next_alive, seats_from
+from shared.rules import next_alive, round_leader, seats_from
 
 DRAW_DECK = Action("draw_deck")
 
@@ -51,7 +51,10 @@ class TurnMixin(EngineCore):
             s.bangs_played = 0
             s.jose_uses = 0
             self.emit("turn_start", seat=seat, value=s.turn_number)
-            rulebook(s).turn_started(self, seat)
+            book = rulebook(s)
+            if seat == round_leader(s):
+                book.round_started(self, seat)
+            book.turn_started(self, seat)
             frame.step = "dynamite"
             return None
         if step == "dynamite":

@@ -13,6 +13,7 @@ from shared.engine import apply, start_game
 from shared.engine.core import EngineCore
 from shared.model import Action, GameState
 from shared.rulebook import Rulebook, rulebook
+from shared.rules import next_alive, round_leader
 from shared.setup import Scenario, SeatRig, Setup
 
 
@@ -157,3 +158,104 @@ def test_the_start_of_a_turn_is_a_hook(kind: type[GameState]) -> None:
     state, kinds = deal(kind, [SeatRig(), SeatRig()], deck=[], turn=1, start="start")
     assert state.players[1].life == (3 if kind is NoonState else 4)
     assert ("hit" in kinds) == (kind is NoonState)
+
+
+# --- life, healing, the end of a turn and the start of a round -------------------------------
+
+class DoubleHealing(Rulebook):
+    def heal_amount(self, state: GameState, seat: int, amount: int) -> int:
+        return 2 * amount
+
+
+class Bleeding(Rulebook):
+    """Whoever loses life draws a card for each point lost."""
+
+    def life_lost(self, engine: EngineCore, seat: int, amount: int) -> None:
+        engine.draw_to_hand(seat, amount, note="bleeding")
+
+
+class Wages(Rulebook):
+    """Whoever ends a turn draws a card."""
+
+    def turn_ended(self, engine: EngineCore, seat: int) -> None:
+        engine.draw_to_hand(seat, 1, note="wages")
+
+
+class Rounds(Rulebook):
+    """At the start of every round everyone draws a card (a High Noon event would turn)."""
+
+    def round_started(self, engine: EngineCore, seat: int) -> None:
+        for p in engine.s.players:
+            engine.draw_to_hand(p.seat, 1, note="new round")
+
+
+class DoubleHealingState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = DoubleHealing()
+
+
+class BleedingState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = Bleeding()
+
+
+class WagesState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = Wages()
+
+
+class RoundsState(GameState):
+    RULEBOOK: ClassVar[Rulebook] = Rounds()
+
+
+@pytest.mark.parametrize("kind", [GameState, DoubleHealingState], ids=["base", "double"])
+def test_healing_is_a_hook(kind: type[GameState]) -> None:
+    """A Beer heals one life point, or two by the toy rule; never above the maximum."""
+    state, _ = deal(kind, [SeatRig(hand=["Beer 6♥", "Beer 7♥"], life=2)], deck=[])
+    beers = [a for a in state.pending.options if a.kind == "play"]
+    apply(state, 0, beers[0])
+    assert state.players[0].life == (4 if kind is DoubleHealingState else 3)
+    apply(state, 0, beers[1])
+    assert state.players[0].life == (5 if kind is DoubleHealingState else 4)
+
+
+@pytest.mark.parametrize("kind", [GameState, BleedingState], ids=["base", "bleeding"])
+def test_life_loss_is_a_hook(kind: type[GameState]) -> None:
+    """A hit and Chuck Wengam's own life point both go through the one place life is lost."""
+    state, _ = deal(kind, [SeatRig(hand=["BANG! A♠"]), SeatRig(hand=[])], deck=[])
+    apply(state, 0, next(a for a in state.pending.options if a.kind == "play" and a.target == 1))
+    apply(state, 1, Action("take_hit"))
+    assert state.players[1].life == 3
+    assert len(state.players[1].hand) == (1 if kind is BleedingState else 0)
+    apply(state, 0, Action("chuck"))  # seat 0 is Chuck Wengam: a life point for two cards
+    assert state.players[0].life == 4
+    assert len(state.players[0].hand) == (3 if kind is BleedingState else 2)
+
+
+@pytest.mark.parametrize("kind", [GameState, WagesState], ids=["base", "wages"])
+def test_the_end_of_a_turn_is_a_hook(kind: type[GameState]) -> None:
+    state, _ = deal(kind, [SeatRig(), SeatRig(hand=[])], deck=[], turn=1)
+    apply(state, 1, Action("end_turn"))
+    assert state.turn == 2
+    assert len(state.players[1].hand) == (1 if kind is WagesState else 0)
+
+
+@pytest.mark.parametrize("kind", [GameState, RoundsState], ids=["base", "rounds"])
+def test_the_start_of_a_round_is_a_hook(kind: type[GameState]) -> None:
+    """A round starts with the Sheriff's turn (seat 0), not with anyone else's."""
+    seats = [SeatRig(), SeatRig(hand=[]), SeatRig(), SeatRig(hand=[])]
+    state, _ = deal(kind, seats, deck=[], turn=1)
+    apply(state, 1, Action("end_turn"))  # seat 2's turn: no new round
+    assert len(state.players[1].hand) == 0
+    state, _ = deal(kind, seats, deck=[], turn=3)
+    apply(state, 3, Action("end_turn"))  # the Sheriff's turn: a new round
+    assert state.turn == 0
+    assert len(state.players[1].hand) == (1 if kind is RoundsState else 0)
+    assert len(state.players[3].hand) == (1 if kind is RoundsState else 0)
+
+
+def test_a_round_starts_with_the_sheriff_or_in_three_players_the_deputy() -> None:
+    state, _ = start_game(Setup(players=4, seed=5))
+    assert state.players[round_leader(state)].role == "sheriff"
+    state, _ = start_game(Setup(players=3, seed=5))
+    deputy = round_leader(state)
+    assert state.players[deputy].role == "deputy" and state.turn == deputy
+    state.players[deputy].alive = False  # once the Deputy is gone, the next player leads
+    assert round_leader(state) == next_alive(state, deputy)
