@@ -333,7 +333,8 @@ class TableScreen(Screen[None]):
         key = (view.pending.id, self.selected)
         if key != self._focused_for:
             self._focused_for = key
-            panel.option_list.focus()
+            if not self.chat.input.has_focus:  # never take the keys from someone typing
+                panel.option_list.focus()
 
     def _note(self) -> str:
         """The panel's warning line: an answer about to be given by itself, or traps."""
@@ -588,6 +589,12 @@ class TableScreen(Screen[None]):
 
     async def action_phrase(self, index: int) -> None:
         await self.session.say(phrase=PHRASES[index])
+
+    @on(ChatPane.Left)
+    def _back_from_chat(self) -> None:
+        """Esc in the chat: the keys go to the decision waiting, if there is one."""
+        if self.my_options:
+            self.panel.option_list.focus()
 
     @on(ChatPane.Said)
     async def _said(self, event: ChatPane.Said) -> None:

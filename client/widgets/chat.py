@@ -58,6 +58,9 @@ class ChatPane(Vertical):
             super().__init__()
             self.text = text
 
+    class Left(Message):
+        """The player went back to the game (Esc): the screen says where the keys go."""
+
     def __init__(self, i18n: I18n, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.i18n = i18n
@@ -104,6 +107,7 @@ class ChatPane(Vertical):
 
     def action_leave(self) -> None:
         self.screen.set_focus(None)
+        self.post_message(self.Left())
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -8,12 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client_helpers import Player, lobby_app, table_of, until
+from test_local import local_app
 from test_networked import seat_ann_with
 from textual.widgets import DataTable
 
 from client.screens.lobby import LobbyIntent, LobbyScreen
 from client.widgets.chat import ChatPane
 from shared import protocol as p
+from shared.setup import Scenario
 
 
 async def type_text(pilot, text: str) -> None:  # noqa: ANN001
@@ -164,3 +166,22 @@ async def chats_within(player: Player, seconds: float) -> list[p.Chat]:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(read(), seconds)
     return lines
+
+
+async def test_a_decision_arriving_while_typing_leaves_the_keys_in_the_chat() -> None:
+    """Rosa types while the bots play; her turn comes: the line she types keeps the keys,
+    and Esc hands them to the decision."""
+    app = local_app(Scenario(turn=1, start="play"), bot_delay=0.2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        assert table.view.pending.seat != 0
+        await pilot.press("m")
+        pane = pane_of(app)
+        await until(pilot, lambda: pane.input.has_focus, what="the chat's input")
+        await type_text(pilot, "hold on")
+        await until(pilot, lambda: table.view.pending.seat == 0, timeout=30, what="Rosa's turn")
+        await pilot.pause(0.2)
+        assert pane.input.has_focus and pane.input.value == "hold on"
+        await pilot.press("escape")
+        await until(pilot, lambda: table.panel.option_list.has_focus, what="the choices")
