@@ -7,7 +7,14 @@ import time
 
 from client.net import Remote, RemoteError, Status, TableUpdate
 from client.net.stopping import stop_task
-from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
+from client.session import (
+    ChatLine,
+    Refused,
+    SeatHandedOver,
+    Session,
+    StatusChanged,
+    ViewUpdate,
+)
 from shared import protocol as p
 from shared.describe import describe
 from shared.model import Action
@@ -72,6 +79,7 @@ class RemoteSession(Session):
                 self.emit(Refused(update.message))
 
     def _on_update(self, update: TableUpdate) -> None:
+        self._tell_handovers(self._info, update.info)
         self._info = update.info
         view = update.view
         if view is None:
@@ -79,6 +87,15 @@ class RemoteSession(Session):
         log = tuple(describe(e, view, self.seat) for e in update.events)
         keys = tuple(s.key for s in update.info.seats)
         self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events), keys))
+
+    def _tell_handovers(self, before: p.RoomInfo | None, after: p.RoomInfo) -> None:
+        """Seats a person gave up during the game (they left, or the creator handed them
+        over): the host puts a bot there with the same name; the table is told."""
+        if before is None or after.status != "playing":
+            return
+        for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
+            if old.kind == "human" and new.kind == "bot" and seat != self.seat:
+                self.emit(SeatHandedOver(seat, new.name))
 
     def _deadline_for(self, view: TableView) -> float | None:
         pending = view.pending

@@ -69,7 +69,15 @@ class ChatLine:
     mine: bool = False
 
 
-SessionEvent = ViewUpdate | Refused | StatusChanged | ChatLine
+@dataclass(frozen=True)
+class SeatHandedOver:
+    """A person left the game: from now on a bot plays `seat` (still called `name`)."""
+
+    seat: int
+    name: str
+
+
+SessionEvent = ViewUpdate | Refused | StatusChanged | ChatLine | SeatHandedOver
 
 
 class Session(ABC):

@@ -142,6 +142,7 @@ UI = {
     "cmd_screenshot_help": "Save an SVG picture of the screen",
     "palette_search": "Search for commands…",
     "how_to_quit": "Press Ctrl+Q to quit",
+    "handed_over": "{name} left the game: a bot plays in their seat",
     "default_table": "{name}'s table",
     "default_player": "Player",
     "lan_invite": "Friends on your LAN join with: {line} · "

@@ -141,6 +141,7 @@ UI = {
     "cmd_screenshot_help": "Guarda una imagen SVG de la pantalla",
     "palette_search": "Busca un comando…",
     "how_to_quit": "Pulsa Ctrl+Q para salir",
+    "handed_over": "{name} dejó la partida: un bot juega en su lugar",
     "default_table": "La mesa de {name}",
     "default_player": "Jugador",
     "lan_invite": "Tus amigos de la red local entran con: {line} · "

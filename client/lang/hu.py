@@ -143,6 +143,7 @@ UI = {
     "cmd_screenshot_help": "SVG-képet ment a képernyőről",
     "palette_search": "Parancs keresése…",
     "how_to_quit": "Kilépés: Ctrl+Q",
+    "handed_over": "{name} kilépett a játékból: a helyén egy bot játszik",
     "default_table": "{name} asztala",
     "default_player": "Játékos",
     "lan_invite": "A helyi hálózaton a barátaid így lépnek be: {line} · "

@@ -141,6 +141,7 @@ UI = {
     "cmd_screenshot_help": "Salva un'immagine SVG dello schermo",
     "palette_search": "Cerca un comando…",
     "how_to_quit": "Premi Ctrl+Q per uscire",
+    "handed_over": "{name} ha lasciato la partita: al suo posto gioca un bot",
     "default_table": "Il tavolo di {name}",
     "default_player": "Giocatore",
     "lan_invite": "Gli amici nella tua rete entrano con: {line} · "

@@ -30,7 +30,14 @@ from client.render import describe_action, describe_decision, player_name
 from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
-from client.session import ChatLine, Refused, Session, StatusChanged, ViewUpdate
+from client.session import (
+    ChatLine,
+    Refused,
+    SeatHandedOver,
+    Session,
+    StatusChanged,
+    ViewUpdate,
+)
 from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_now, warnings
 from client.widgets.center import TableCenter
 from client.widgets.chat import ChatPane
@@ -169,6 +176,8 @@ class TableScreen(Screen[None]):
                 self.chat.add(event)
                 if not event.mine:
                     self._show_chat()
+            elif isinstance(event, SeatHandedOver):
+                self.notify(self.i18n.t("handed_over", name=clean(event.name)), markup=False)
 
     def _set_info(self, text: str) -> None:
         """The one-line info bar; a fixed height, so no layout pass."""
