@@ -71,6 +71,12 @@ def test_table_160x50(snap_compare) -> None:  # noqa: ANN001
     assert snap_compare(rigged_app(), terminal_size=(160, 50), run_before=table_drawn)
 
 
+@pytest.mark.parametrize("lang", ["it", "es", "hu"])
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_table_in_each_language(snap_compare, lang: str, size: tuple[int, int]) -> None:  # noqa: ANN001
+    assert snap_compare(rigged_app(lang=lang), terminal_size=size, run_before=table_drawn)
+
+
 def test_table_in_italian(snap_compare) -> None:  # noqa: ANN001
     app = rigged_app(lang="it")
     assert snap_compare(app, terminal_size=(100, 30), press=["1"], run_before=table_drawn)
