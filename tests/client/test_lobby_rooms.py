@@ -4,7 +4,7 @@ the create-room form, and where the cursor starts."""
 from __future__ import annotations
 
 import pytest
-from client_helpers import Player, free_port, lobby_app, until
+from client_helpers import Player, free_port, lobby_app, table_of, until
 from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from client.cli import build_parser
@@ -93,3 +93,31 @@ async def test_the_cursor_starts_on_a_room_open_to_players(host, config_dir,  # 
             assert lobby.rooms[table.cursor_row].id == saloon.id, "the cursor stays put"  # type: ignore[attr-defined]
             await pilot.press("down")
             assert lobby.rooms[table.cursor_row].id == later.id  # type: ignore[attr-defined]
+
+
+async def test_the_creator_goes_back_to_the_lobby_and_returns(host, config_dir) -> None:  # noqa: ANN001
+    """`b Lobby` at a table the player created and started from the lobby: the lobby again,
+    the seat kept; choosing the room brings the same seat back."""
+    app = lobby_app(host.url, config_dir, "Rosa")
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby = app.screen
+        await until(pilot, lambda: lobby._ever_connected, what="the host")  # type: ignore[attr-defined]
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), what="the form")
+        await pilot.press("enter")
+        await until(pilot, lambda: lobby.my_room is not None, what="seated")  # type: ignore[attr-defined]
+        room = lobby.my_room  # type: ignore[attr-defined]
+        await pilot.press("s")
+        await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None,
+                    what="the table")
+        seat = table_of(app).view.viewer  # type: ignore[union-attr]
+        await pilot.press("b")
+        await until(pilot, lambda: app.screen is lobby, what="the lobby again")
+        table = lobby.query_one("#rooms", DataTable)
+        await until(pilot, lambda: table.row_count >= 1
+                    and lobby.rooms[table.cursor_row].id == room,  # type: ignore[attr-defined]
+                    what="the cursor on our room")
+        await pilot.press("enter")
+        await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None,
+                    what="the table again")
+        assert table_of(app).view.viewer == seat  # type: ignore[union-attr]
