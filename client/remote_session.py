@@ -225,7 +225,7 @@ class RemoteSession(Session):
         except RemoteError as refusal:
             if refusal.code in ("unreachable", "disconnected"):
                 self.emit(Notice("move_not_sent"))
-            else:
+            elif refusal.code != "applied":  # applied: it went through, its answer was lost
                 self.emit(Refused(refusal.message))
 
     async def say(self, text: str = "", phrase: str = "") -> None:

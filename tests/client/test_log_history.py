@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import pytest
 from client_helpers import Player, ThreadedServer, lobby_app, table_of, until
 
 from client.embedded import EmbeddedServer
@@ -320,19 +321,25 @@ async def test_a_move_confirmed_while_the_link_is_down_is_sent_when_it_is_back(
         reader.cancel()
 
 
-async def test_a_move_the_host_never_answered_is_reported(tmp_path: Path) -> None:
-    class Silent(Remote):
+@pytest.mark.parametrize(("code", "told"), [
+    ("unreachable", [Notice("move_not_sent")]),  # it may never have reached the host
+    ("applied", []),  # it went through; only its answer was lost
+    ("stale", [Refused("too late")]),
+])
+async def test_what_the_player_is_told_when_a_move_fails(tmp_path: Path, code: str,
+                                                         told: list[SessionEvent]) -> None:
+    class Failing(Remote):
         connected = True
 
         async def act(self, room: str, decision: int, action: Action,
                       patient: bool = False) -> None:
-            raise RemoteError("unreachable", "the host did not answer")
+            assert patient
+            raise RemoteError(code, "too late")
 
-    seen: list[SessionEvent] = []
-    session = RemoteSession(Silent("mqtt://127.0.0.1:1", config_dir=tmp_path), "r", 0)
-    reader = asyncio.create_task(collect(session, seen))
+    session = RemoteSession(Failing("mqtt://127.0.0.1:1", config_dir=tmp_path), "r", 0)
     await session.act(Action("end_turn"), 3)
-    await eventually(lambda: seen, "a word to the player")
-    assert seen == [Notice("move_not_sent")]
-    await session.close()
-    reader.cancel()
+    await asyncio.gather(*session._tasks)
+    seen: list[SessionEvent] = []
+    while not session._queue.empty():
+        seen.append(session._queue.get_nowait())
+    assert seen == told
