@@ -63,11 +63,10 @@ class Room:
     `events` are the rules engine's events from the deal on (a replay of the stored actions
     gives the same list after a restart), for the `history` a late comer asks for."""
 
-    def __init__(self, record: RoomRecord, state: GameState | None = None,
-                 events: list[Event] | None = None) -> None:
+    def __init__(self, record: RoomRecord, state: GameState | None = None) -> None:
         self.record = record
         self.state = state
-        self.events: list[Event] = events or []
+        self.events: list[Event] = []
         self.online: set[str] = set()
 
     @classmethod
