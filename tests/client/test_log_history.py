@@ -143,20 +143,30 @@ async def play(bob: Player, room: str, moves: int) -> None:
         await bob.act(room, view.default)
 
 
+def log_of(table, events: list[Event]) -> list[str]:  # noqa: ANN001
+    """The lines a spectator's table writes for `events`, in its language."""
+    english = [describe(e, table.view, None) for e in events]
+    return table.i18n.log_lines(english, events, table.view, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
 async def test_a_spectator_mid_game_reads_the_game_so_far(host, config_dir: Path,  # noqa: ANN001
-                                                          tmp_path: Path) -> None:
+                                                          tmp_path: Path, lang: str) -> None:
     async with Player(host.url, tmp_path / "bob") as bob:
         room = await bob_at_a_table(bob)
         await play(bob, room, 3)
         await bob.my_turn(room)
-        app = lobby_app(host.url, config_dir, "Eve", LobbyIntent(watch=room), spectator=True)
+        app = lobby_app(host.url, config_dir, "Eve", LobbyIntent(watch=room), spectator=True,
+                        lang=lang)
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, lambda: table_of(app) is not None and table_of(app).view,
                         what="the watched table")
             table = table_of(app)
             game = host_events(host, room, None)
-            lines = [describe(e, table.view, None) for e in game]
-            assert lines[0].startswith("A game for 4 players")
+            assert game[0].kind == "game_start"
+            lines = log_of(table, game)
+            if lang == "it":
+                assert lines[0] != describe(game[0], table.view, None)
             log = table.query_one(GameLog)
             await until(pilot, lambda: log.text() == "\n".join(lines),
                         what="the log of the game so far, each line once")
@@ -166,7 +176,7 @@ async def test_a_spectator_mid_game_reads_the_game_so_far(host, config_dir: Path
                 if len(host_events(host, room, None)) > len(game):
                     break
             await until(pilot, lambda: log.text() == "\n".join(
-                describe(e, table.view, None) for e in host_events(host, room, None)),
+                log_of(table, host_events(host, room, None))),
                 what="history and live lines, each once")
             assert len(log.text().splitlines()) > len(lines)
 
