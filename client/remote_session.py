@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from client.net import Remote, RemoteError, Status, TableUpdate
 from client.net.stopping import stop_task
 from client.session import (
     ChatLine,
+    Notice,
     Refused,
     SeatHandedOver,
     Session,
@@ -17,15 +20,86 @@ from client.session import (
 )
 from shared import protocol as p
 from shared.describe import describe
-from shared.model import Action
+from shared.model import Action, Event
 from shared.views import TableView
+
+#: Events the host adds to a change, which are not the game's (`history` leaves them out).
+HOST_EVENTS = frozenset({"time_up", "game_stopped"})
+
+
+class LogFeed:
+    """Which of a room's events the log holds, so that the game so far (the host's `history`)
+    comes before the live lines, and every event once.
+
+    `count`: how many of the game's events (numbered as `history` numbers them: the rules
+    engine's, from the deal) the log holds; None when that is unknown (a history that could
+    not be had), and then the log goes on with live lines only. `seq`: the room change the log
+    is up to. While a history is on its way, live events wait for it (`on_history`)."""
+
+    def __init__(self) -> None:
+        self.count: int | None = 0
+        self.seq = -1
+        self.fetching = False
+        self._held: list[TableUpdate] = []
+
+    def on_update(self, update: TableUpdate) -> tuple[tuple[Event, ...], bool]:
+        """The events to log for `update` now, and whether to ask for the history from
+        event `count` on."""
+        if self.fetching:
+            self._held.append(update)
+            return (), False
+        if update.seq <= self.seq:
+            return (), False
+        if update.view is None:  # before the game: no event to miss
+            self.seq, self.count = update.seq, 0
+            return (), False
+        starts = bool(update.events) and update.events[0].kind == "game_start"
+        if starts or (update.seq == self.seq + 1 and not update.snapshot):
+            if starts:
+                self.count = 0
+            return self._take(update), False
+        # Changes the log has not seen: a snapshot, or a game already under way.
+        self.seq = update.seq
+        if self.count is None:
+            return (), False
+        self.fetching = True
+        return (), True
+
+    def on_history(self, page: p.HistoryPage | None) -> tuple[tuple[Event, ...], bool]:
+        """The events to log now that the history asked for came (None: it could not be had),
+        then the live ones held meanwhile that it does not hold; and whether to ask again
+        (a held snapshot skipped changes past the history)."""
+        self.fetching = False
+        out: tuple[Event, ...] = ()
+        if page is None or page.start != self.count:
+            self.count = None
+        else:
+            self.count = page.start + len(page.events)
+            self.seq = max(self.seq, page.seq)
+            out = tuple(page.events)
+        held, self._held = self._held, []
+        for index, update in enumerate(held):
+            events, again = self.on_update(update)
+            out += events
+            if again:
+                self._held = held[index + 1:]
+                return out, True
+        return out, False
+
+    def _take(self, update: TableUpdate) -> tuple[Event, ...]:
+        self.seq = update.seq
+        if self.count is not None:
+            self.count += sum(e.kind not in HOST_EVENTS for e in update.events)
+        return update.events
 
 
 class RemoteSession(Session):
     """Reads the room's updates from `remote` and sends actions to the host.
 
     The host sends no deadline, so the countdown starts when a new decision of ours arrives
-    (off by the network delay, a few milliseconds on a LAN)."""
+    (off by the network delay, a few milliseconds on a LAN). The log starts with the game so
+    far (`LogFeed`), after every snapshot that skipped changes: a watch or a seat taken
+    mid-game, a reconnection, a host restart."""
 
     outlives_app = True
 
@@ -47,6 +121,9 @@ class RemoteSession(Session):
         self._decision: int | None = None
         self._deadline: float | None = None
         self._info: p.RoomInfo | None = None
+        self._feed = LogFeed()
+        self._shown: ViewUpdate | None = None  # the last view shown, for the history's lines
+        self._tasks: set[asyncio.Task[None]] = set()  # histories and actions on their way
 
     @property
     def remote(self) -> Remote:
@@ -81,12 +158,40 @@ class RemoteSession(Session):
     def _on_update(self, update: TableUpdate) -> None:
         self._tell_handovers(self._info, update.info)
         self._info = update.info
+        events, fetch = self._feed.on_update(update)
         view = update.view
         if view is None:
             return
-        log = tuple(describe(e, view, self.seat) for e in update.events)
         keys = tuple(s.key for s in update.info.seats)
-        self.emit(ViewUpdate(view, log, self._deadline_for(view), tuple(update.events), keys))
+        self._show(ViewUpdate(view, (), self._deadline_for(view), (), keys), events)
+        if fetch:
+            self._spawn(self._history(self._feed))
+
+    def _show(self, update: ViewUpdate, events: tuple[Event, ...]) -> None:
+        """Emit `update` with the log lines of `events`."""
+        self._shown = update
+        log = tuple(describe(e, update.view, self.seat) for e in events)
+        self.emit(ViewUpdate(update.view, log, update.deadline, events, update.keys))
+
+    async def _history(self, feed: LogFeed) -> None:
+        """The game so far, for the log; a page the host refused leaves the log as it is."""
+        room, start = self.room, feed.count or 0
+        try:
+            page: p.HistoryPage | None = await self.remote.history(room, start)
+        except (RemoteError, TimeoutError):
+            page = None
+        if feed is not self._feed:  # a rematch: another room, another log
+            return
+        events, again = feed.on_history(page)
+        if events and self._shown is not None:
+            self._show(self._shown, events)
+        if again:
+            self._spawn(self._history(feed))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _tell_handovers(self, before: p.RoomInfo | None, after: p.RoomInfo) -> None:
         """Seats a person gave up during the game (they left, or the creator handed them
@@ -108,12 +213,20 @@ class RemoteSession(Session):
         return self._deadline
 
     async def act(self, action: Action, decision_id: int) -> None:
+        """Sent in the background: with the link down the action waits for it (the player is
+        told), and a link lost on the way sends it again when it is back."""
+        if not self.remote.connected:
+            self.emit(Notice("move_queued"))
+        self._spawn(self._act(self.room, action, decision_id))
+
+    async def _act(self, room: str, action: Action, decision_id: int) -> None:
         try:
-            await self.remote.act(self.room, decision_id, action)
+            await self.remote.act(room, decision_id, action, patient=True)
         except RemoteError as refusal:
-            self.emit(Refused(refusal.message))
-        except TimeoutError:
-            self.emit(Refused("the host did not answer in time"))
+            if refusal.code in ("unreachable", "disconnected"):
+                self.emit(Notice("move_not_sent"))
+            elif refusal.code != "applied":  # applied: it went through, its answer was lost
+                self.emit(Refused(refusal.message))
 
     async def say(self, text: str = "", phrase: str = "") -> None:
         try:
@@ -135,6 +248,7 @@ class RemoteSession(Session):
                 turn_timeout=options.turn_timeout, bot=options.bot,
             )
             self.room = room.id
+            self._feed = LogFeed()
             self.seat = await self.remote.join(room.id, my_name, self.seat)
             self._decision = None
             await self.remote.start(room.id, bots=True)
@@ -143,6 +257,8 @@ class RemoteSession(Session):
 
     async def close(self) -> None:
         await stop_task(self._reader)
+        for task in list(self._tasks):
+            await stop_task(task)
         if self._own_remote and self._remote is not None:
             await self._remote.close()
 

@@ -49,6 +49,13 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to tell the player, by its key in the UI's text catalogs (client.lang)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged:
     status: str  # "connected" | "connecting" | "reconnecting" | "offline"
     detail: str = ""
@@ -77,7 +84,7 @@ class SeatHandedOver:
     name: str
 
 
-SessionEvent = ViewUpdate | Refused | StatusChanged | ChatLine | SeatHandedOver
+SessionEvent = ViewUpdate | Refused | StatusChanged | ChatLine | SeatHandedOver | Notice
 
 
 class Session(ABC):

@@ -32,7 +32,7 @@ from shared import protocol as p
 from shared.bots import BOT_KINDS, Bot, make_bot, tell
 from shared.driver import GameDriver, GameFailed
 from shared.engine import IllegalAction
-from shared.events import game_stopped
+from shared.events import game_stopped, redact
 from shared.model import Action, Event
 from shared.record import replay
 
@@ -56,6 +56,12 @@ HELLO_EVERY = 45.0  # seconds between re-publications of the signed host announc
 TICK = 15.0  # seconds between housekeeping rounds (see `tick`)
 PRUNE_EVERY = 3600.0  # seconds between looks for finished games older than keep_days
 ROOMS_PAGE = 16  # rooms per `list` page, fewer when they do not fit the page's size class
+# `history` pages: per client, and from everyone together (a page may be 16 KiB).
+HISTORY_RATE, HISTORY_BURST = 5.0, 20.0
+HISTORY_ALL_RATE, HISTORY_ALL_BURST = 200.0, 1000.0
+# What a page's events add to its encoding besides the events: the key `events` (7 bytes)
+# and the array's header (at most 3).
+HISTORY_FRAMING = 10
 
 
 class Outgoing(NamedTuple):
@@ -82,6 +88,8 @@ class Host:
         self.limiter = RateLimiter(rate, burst)  # per authenticated client
         self.creations = RateLimiter(CREATE_RATE, CREATE_BURST)  # key "*": everyone
         self.notices = RateLimiter(rate=1.0, burst=1.0)  # one `rate_limited` a second each
+        self.history_pages = RateLimiter(HISTORY_RATE, HISTORY_BURST)  # per client
+        self.history_all = RateLimiter(HISTORY_ALL_RATE, HISTORY_ALL_BURST)  # key "*"
         # Anything unauthenticated shares these: keys cost nothing to invent.
         self.new_keys = RateLimiter(rate=500.0, burst=3000.0)
         self.clear_answers = RateLimiter(rate=100.0, burst=200.0)
@@ -344,6 +352,8 @@ class Host:
             self._reply(cid, p.Ok(ref=ref, room=room.info()))
         elif isinstance(message, p.Snapshot):
             self._snapshot(cid, ref, self._room(message.room))
+        elif isinstance(message, p.History):
+            self._history(cid, ref, self._room(message.room), message.start)
         elif isinstance(message, p.Say):
             room = self._room(message.room)
             self._say(room, self.talk.speaker(room, cid), message.text, message.phrase,
@@ -362,6 +372,27 @@ class Host:
         self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
         for held in seats:
             self._send_snapshot(cid, self.rooms[held.room])
+
+    def _history(self, cid: str, ref: int, room: Room, start: int) -> None:
+        """One page of the room's game so far, for this reader's eyes: the public events, and
+        a seat's own private cards. The page's length and size class follow from public facts
+        only: each event counts as long as it is with every card shown (a card id is one
+        byte), so a seat and a spectator get the same pages."""
+        if not (self.history_pages.allow(cid) and self.history_all.allow("*")):
+            raise RoomError("history_limited", "history asked too fast: try again in a second")
+        seat = room.seat_of(cid)
+        page = p.HistoryPage(ref=ref, room=room.id, seq=room.record.seq, start=start,
+                             total=len(room.events))
+        size = len(p.encode(page)) + HISTORY_FRAMING
+        shown: list[Event] = []
+        for event in room.events[start:]:
+            full = len(p.encode(event))
+            if size + full + 2 > p.REPLY_CLASSES[-1]:
+                break
+            shown.append(redact(event, seat))
+            size += full
+        page.events = shown
+        self._seal(cid, page, p.smallest_class(size))
 
     def _list(self, cid: str, ref: int, offset: int) -> None:
         rooms = self._listed()
@@ -500,6 +531,7 @@ class Host:
             self._stop_game(room)
             raise RoomError("internal", "the host's rules engine failed on this action: the "
                             "game is stopped") from None
+        room.events += [e for e in told if e.kind != "time_up"]  # the host's, not the game's
         if state.winner is not None:
             room.record.status = "over"
             log.info("room %s: game over, %s win", room.id, state.winner)

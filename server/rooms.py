@@ -58,11 +58,15 @@ def new_room_id() -> str:
 
 
 class Room:
-    """A room: its record, the live game state, and who is online."""
+    """A room: its record, the live game state, its game's events so far, and who is online.
+
+    `events` are the rules engine's events from the deal on (a replay of the stored actions
+    gives the same list after a restart), for the `history` a late comer asks for."""
 
     def __init__(self, record: RoomRecord, state: GameState | None = None) -> None:
         self.record = record
         self.state = state
+        self.events: list[Event] = []
         self.online: set[str] = set()
 
     @classmethod
@@ -200,6 +204,7 @@ class Room:
         setup = Setup(players=len(seats), seed=seed, names=[s.name for s in seats],
                       pool=self.record.options.pool)
         self.state, events = start_game(setup)
+        self.events = list(events)
         self.record.setup = setup
         self.record.status = "playing"
         return events

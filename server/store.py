@@ -18,7 +18,7 @@ import msgspec
 
 from server.rooms import Room, RoomRecord
 from shared.crypto import HostKeys
-from shared.engine import apply, new_game
+from shared.engine import apply, start_game
 from shared.model import Action
 from shared.record import GameRecord, move_of
 
@@ -170,14 +170,14 @@ class Store:
         room = Room(record)
         if record.setup is None:
             return room
-        state = new_game(record.setup)
+        state, events = start_game(record.setup)
         rows = self.db.execute(
             "SELECT n, seat, decision, action FROM actions WHERE room=? ORDER BY n", (record.id,)
         )
         for n, seat, decision, blob in rows:
             try:
-                apply(state, seat, _action_dec.decode(blob), decision)
+                events += apply(state, seat, _action_dec.decode(blob), decision)
             except Exception as exc:
                 raise ReplayError(f"room {record.id}: action {n} does not replay: {exc}") from exc
-        room.state = state
+        room.state, room.events = state, events
         return room

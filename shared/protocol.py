@@ -251,6 +251,14 @@ class Snapshot(_Msg, tag="snapshot"):
     room: str
 
 
+class History(_Msg, tag="history"):
+    """The game's events so far, from event number `start` (0: the deal's first), one page
+    at a time; answered by a `HistoryPage`. A seated asker also gets its own private cards."""
+
+    room: str
+    start: int = 0
+
+
 class Handover(_Msg, tag="handover"):
     """Creator only: give a seat whose player is gone to a bot."""
 
@@ -271,7 +279,7 @@ class Say(_Msg, tag="say"):
 
 ClientMessage = (
     Hello | Bye | Ping | ListRooms | CreateRoom | Join | Watch | Ready | Start | FillBots | Leave
-    | Kick | Act | Snapshot | Handover | Say
+    | Kick | Act | Snapshot | Handover | Say | History
 )
 
 
@@ -424,7 +432,22 @@ class Chat(_Msg, tag="chat"):
     ref: int | None = None
 
 
-HostReply = Welcome | Ok | Rooms | Error | SeatUpdate | Chat
+class HistoryPage(_Msg, tag="history"):
+    """Events `start` to `start + len(events)` of the game in `room`, of `total` so far, as of
+    room change `seq`, redacted for the asker (its own private cards only). The events are the
+    rules engine's, as a game record replays them: without the host's `time_up` and
+    `game_stopped`. An asker whose `start + len(events)` is below `total` asks for the next
+    page."""
+
+    ref: int
+    room: str
+    seq: int
+    start: int = 0
+    total: int = 0
+    events: list[Event] = []
+
+
+HostReply = Welcome | Ok | Rooms | Error | SeatUpdate | Chat | HistoryPage
 
 
 # --- host -> anyone (inside Signed) ----------------------------------------------------------
@@ -530,6 +553,11 @@ def seat_update_class(update: SeatUpdate, hand_count: int) -> int:
     return REPLY_CLASSES[1] if hand_count <= OPTIONS_HAND_LIMIT else REPLY_CLASSES[2]
 
 
+def smallest_class(size: int) -> int:
+    """The smallest reply class that holds a body of `size` bytes (the largest past that)."""
+    return next((c for c in REPLY_CLASSES if size + 2 <= c), REPLY_CLASSES[-1])
+
+
 def reply_class(message: HostReply) -> int:
     """The class of a reply that is not a seat update, by its kind: an error and a chat line
     fit 1024; an answer that may carry rooms or seats gets 4096 (pages of rooms are trimmed to
@@ -619,7 +647,7 @@ def check_client_message(message: ClientMessage) -> None:
     seat = getattr(message, "seat", None)
     if seat is not None and not 0 <= seat < MAX_SEATS:
         raise ProtocolError("invalid", f"seat must be 0-{MAX_SEATS - 1}")
-    for field in ("offset", "decision", "will"):
+    for field in ("offset", "decision", "will", "start"):
         value = getattr(message, field, None)
         if value is not None and not 0 <= value <= MAX_INT:
             raise ProtocolError("invalid", f"{field} must be 0-{MAX_INT}")

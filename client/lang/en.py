@@ -31,6 +31,8 @@ UI = {
     "waiting_for": "Waiting for {name}: {what}",
     "refused": "Refused: {reason}",
     "no_start": "Could not join the table: {reason}",
+    "move_queued": "Not connected: your move will be sent when the connection is back",
+    "move_not_sent": "Your move was not sent: the host did not answer. Try again",
     "not_your_turn": "Not your turn: {name} is deciding",
     "you_are_out": "You are out: watch, but give the living no hints",
     "not_now": "Not playable now",

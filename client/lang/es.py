@@ -30,6 +30,8 @@ UI = {
     "waiting_for": "Esperando a {name}: {what}",
     "refused": "Rechazado: {reason}",
     "no_start": "No se pudo entrar en la mesa: {reason}",
+    "move_queued": "Sin conexión: tu jugada se enviará cuando vuelva la conexión",
+    "move_not_sent": "Tu jugada no se envió: el servidor no respondió. Inténtalo de nuevo",
     "not_your_turn": "No es tu turno: decide {name}",
     "you_are_out": "Estás fuera: mira, sin dar pistas a los vivos",
     "not_now": "No jugable ahora",

@@ -32,6 +32,8 @@ UI = {
     "waiting_for": "Várakozás – {name}: {what}",
     "refused": "Elutasítva: {reason}",
     "no_start": "Nem sikerült leülni az asztalhoz: {reason}",
+    "move_queued": "Nincs kapcsolat: a lépésed elmegy, amint visszajön a kapcsolat",
+    "move_not_sent": "A lépésed nem ment el: a szerver nem válaszolt. Próbáld újra",
     "not_your_turn": "Nem te jössz: {name} dönt",
     "you_are_out": "Kiestél: nézheted, de ne súgj az élőknek",
     "not_now": "Most nem játszható ki",

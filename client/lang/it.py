@@ -30,6 +30,8 @@ UI = {
     "waiting_for": "In attesa di {name}: {what}",
     "refused": "Rifiutato: {reason}",
     "no_start": "Impossibile sedersi al tavolo: {reason}",
+    "move_queued": "Non connesso: la tua mossa partirà quando torna la connessione",
+    "move_not_sent": "La tua mossa non è partita: il server non ha risposto. Riprova",
     "not_your_turn": "Non è il tuo turno: decide {name}",
     "you_are_out": "Sei fuori: guarda, ma senza suggerimenti ai vivi",
     "not_now": "Non si può giocare ora",

@@ -28,10 +28,11 @@ arrived before any was running):
 A sequence gap in a room's updates triggers a snapshot request on its own.
 
 Requests (`list_rooms`, `create_room`, `join`, `watch`, `ready`, `start`, `fill_bots`, `leave`,
-`kick`, `act`, `snapshot`, `handover`) wait for the host's answer and raise `RemoteError(code,
-message)`: a refusal by the host, `unreachable` (no answer in `request_timeout` seconds: the
-request may never have reached the host) or `applied` (the host had applied it, but its answer
-was lost in a disconnection).
+`kick`, `act`, `snapshot`, `history`, `handover`) wait for the host's answer and raise
+`RemoteError(code, message)`: a refusal by the host, `unreachable` (no answer in
+`request_timeout` seconds: the request may never have reached the host) or `applied` (the host
+had applied it, but its answer was lost in a disconnection). `act(..., patient=True)` is not
+refused for a link that is down: it waits for the link and is sent (or re-sent) then.
 
 State kept for the UI: `cid` (this identity), `seats` (room -> my seat), `lobby` (room id ->
 RoomInfo), `host` (the trusted host key, with its `fingerprint`). `close()` tells the host we
@@ -62,14 +63,14 @@ from pathlib import Path
 from typing import Any
 
 import aiomqtt
-from msgspec import Struct
+from msgspec import Struct, structs
 
 from client.net.identity import HostKey, KnownHosts, default_config_dir, load_or_create_key
 from client.net.stopping import stop_task
 from client.net.tables import RoomMirror, TableUpdate
 from shared import crypto
 from shared import protocol as p
-from shared.model import Action
+from shared.model import Action, Event
 
 #: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
@@ -514,7 +515,9 @@ class Remote:
         envelope = p.Request(v=p.VERSION, pub=self.key.public, ctr=self._ctr, box=box)
         return self._ctr, p.encode(envelope)
 
-    async def _request(self, message: p.ClientMessage) -> Any:
+    async def _request(self, message: p.ClientMessage, patient: bool = False) -> Any:
+        """Send and wait for the answer. `patient`: when the link is down at the deadline, wait
+        for it to come back (the request is re-sent then, see `_resend`) and for the answer."""
         client, session = self._client, self._session
         if client is None or session is None:
             raise RemoteError("disconnected", "not connected to the host")
@@ -527,12 +530,21 @@ class Remote:
                 await client.publish(p.inbox_topic(self.cid), envelope,  # link is back
                                      qos=REQUEST_QOS)
         try:
-            return await asyncio.wait_for(future, self.request_timeout)
-        except TimeoutError:
-            raise RemoteError("unreachable", "the host did not answer: it may be down, or "
-                              "the connection is lost") from None
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(future), self.request_timeout)
+                except TimeoutError:
+                    if not patient or self._connected.is_set():
+                        raise RemoteError("unreachable", "the host did not answer: it may be "
+                                          "down, or the connection is lost") from None
+                    await self._connected.wait()
         finally:
             self._pending.pop(ctr, None)
+
+    @property
+    def connected(self) -> bool:
+        """The broker link is up and the host greeted: a request goes out at once."""
+        return self._connected.is_set()
 
     async def request(self, message: p.ClientMessage) -> Any:
         """Send any client message once connected; returns the host's reply."""
@@ -621,13 +633,32 @@ class Remote:
     async def kick(self, room: str, seat: int) -> None:
         await self.request(p.Kick(room=room, seat=seat))
 
-    async def act(self, room: str, decision: int, action: Action) -> None:
-        """Answer a decision; the answer is our seat's part of the change it made."""
-        await self.request(p.Act(room=room, decision=decision, action=action))
+    async def act(self, room: str, decision: int, action: Action,
+                  patient: bool = False) -> None:
+        """Answer a decision; the answer is our seat's part of the change it made.
+        `patient`: a link that is down does not refuse it: it is sent when the link is back
+        (however long that takes), and a link lost before the answer sends it again."""
+        message = p.Act(room=room, decision=decision, action=action)
+        if not patient:
+            await self.request(message)
+            return
+        await self._connected.wait()
+        await self._request(message, patient=True)
 
     async def say(self, room: str, text: str = "", phrase: str = "") -> None:
         """Talk in a room where we sit or watch: free text or a quick phrase code."""
         await self.request(p.Say(room=room, text=text, phrase=phrase))
+
+    async def history(self, room: str, start: int = 0) -> p.HistoryPage:
+        """The game's events from number `start` on, page after page, as one page: `seq` and
+        `total` of the last one, every event asked for (public ones, and our seat's own
+        private cards)."""
+        events: list[Event] = []
+        while True:
+            page = await self.request(p.History(room=room, start=start + len(events)))
+            events += page.events
+            if not page.events or start + len(events) >= page.total:
+                return structs.replace(page, start=start, events=events)
 
     async def snapshot(self, room: str) -> None:
         self._asked.add(room)

@@ -23,7 +23,8 @@ BUFFER = 64
 class TableUpdate(Struct, frozen=True):
     """Room change `seq` as this client sees it: `view` is the seat's own view (the
     spectators' one when `seat` is None; None before the game starts), `events` what
-    happened, as this client may see it."""
+    happened, as this client may see it. `snapshot`: the room as a snapshot showed it, whose
+    changes since the last update (if any came before) are not in `events`."""
 
     room: str
     seq: int
@@ -31,6 +32,7 @@ class TableUpdate(Struct, frozen=True):
     info: p.RoomInfo
     view: TableView | None
     events: tuple[Event, ...] = ()
+    snapshot: bool = False
 
 
 @dataclass
@@ -59,10 +61,10 @@ class RoomMirror:
         self.deltas = {s: d for s, d in self.deltas.items() if s > snap.seq}
         out: list[TableUpdate] = []
         if self.seat is None or self.public is None:
-            out.append(self._update(()))
+            out.append(self._update((), snapshot=True))
         elif (mine := self.early.pop(snap.seq, None)) is not None:
             self.mine = mine.mine
-            out.append(self._update(()))
+            out.append(self._update((), snapshot=True))
         self.early = {s: u for s, u in self.early.items() if s > snap.seq}
         return out + self._drain()
 
@@ -85,7 +87,7 @@ class RoomMirror:
             if update.seq == self.seq:
                 self.mine = update.mine
                 self.waiting = None
-                return [self._update(())]
+                return [self._update((), snapshot=True)]
             if update.seq > self.seq:
                 self.early[update.seq] = update
             return []
@@ -146,9 +148,9 @@ class RoomMirror:
                 events[shown.index] = structs.replace(events[shown.index], cards=shown.cards)
         return self._update(tuple(events))
 
-    def _update(self, events: tuple[Event, ...]) -> TableUpdate:
+    def _update(self, events: tuple[Event, ...], snapshot: bool = False) -> TableUpdate:
         assert self.info is not None
         shown = self.public
         if shown is not None and self.seat is not None and self.mine is not None:
             shown = merge(shown, self.seat, self.mine)
-        return TableUpdate(self.room, self.seq, self.seat, self.info, shown, events)
+        return TableUpdate(self.room, self.seq, self.seat, self.info, shown, events, snapshot)

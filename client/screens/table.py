@@ -32,6 +32,7 @@ from client.screens.game_over import GameOverScreen
 from client.screens.lobby import LobbyScreen
 from client.session import (
     ChatLine,
+    Notice,
     Refused,
     SeatHandedOver,
     Session,
@@ -168,6 +169,9 @@ class TableScreen(Screen[None]):
                 self.show_update(event)
             elif isinstance(event, Refused):
                 self.refused(event.reason)
+            elif isinstance(event, Notice):
+                self._set_info(self.i18n.t(event.key))
+                self.notify(self.i18n.t(event.key), severity="warning", markup=False)
             elif isinstance(event, StatusChanged):
                 self.status_bar.status = event.status
                 if event.detail:

@@ -115,7 +115,8 @@ class WireClient:
         that answers an act, or the speaker's own Chat that answers a say)."""
         items = self.send(message)
         for index, item in enumerate(items):
-            if isinstance(item, p.Ok | p.Rooms | p.Welcome | p.Error | p.PublicError) or \
+            if isinstance(item, p.Ok | p.Rooms | p.Welcome | p.HistoryPage | p.Error
+                          | p.PublicError) or \
                     (isinstance(item, p.SeatUpdate | p.Chat) and item.ref is not None):
                 self.unread = items[:index] + items[index + 1:]
                 if isinstance(message, p.Join) and isinstance(item, p.Ok):
