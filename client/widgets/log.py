@@ -21,6 +21,10 @@ class GameLog(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._lines: list[Content] = []
         self._back = 0  # rows scrolled back from the newest
+        # Each line wrapped at `_wrap_width`, aligned with `_lines` (None: not wrapped yet):
+        # a new line then costs one wrap, not one per line shown.
+        self._wrapped: list[list[Content] | None] = []
+        self._wrap_width = 0
 
     def add(self, lines: list[str] | tuple[str, ...]) -> None:
         """Log lines, with the suits of the cards they name in colour."""
@@ -32,11 +36,14 @@ class GameLog(Widget):
         bottom: what just happened matters more than what was being reread."""
         self._back = 0
         self._lines.extend(lines)
+        self._wrapped.extend(None for _ in lines)
         del self._lines[:-MAX_LINES]
+        del self._wrapped[:-MAX_LINES]
         self.refresh()
 
     def clear(self) -> None:
         self._lines.clear()
+        self._wrapped.clear()
         self._back = 0
         self.refresh()
 
@@ -56,9 +63,15 @@ class GameLog(Widget):
 
     def render(self) -> Content:
         width, height = max(self.size.width, 1), max(self.size.height, 1)
+        if width != self._wrap_width:
+            self._wrap_width = width
+            self._wrapped = [None] * len(self._lines)
         rows: list[Content] = []
-        for line in reversed(self._lines):  # wrap only as much as can be shown
-            rows[:0] = line.wrap(width)
+        for index in range(len(self._lines) - 1, -1, -1):  # wrap only as much as is shown
+            wrapped = self._wrapped[index]
+            if wrapped is None:
+                wrapped = self._wrapped[index] = self._lines[index].wrap(width)
+            rows[:0] = wrapped
             if len(rows) >= height + self._back:
                 break
         self._back = min(self._back, max(0, len(rows) - height))
