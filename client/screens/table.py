@@ -20,7 +20,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from client.i18n import I18n
 from client.localize import localize_bindings
@@ -35,6 +35,7 @@ from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_no
 from client.widgets.center import TableCenter
 from client.widgets.chat import ChatPane
 from client.widgets.choices import ChoicePanel
+from client.widgets.footer import KeyFooter
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
 from client.widgets.seat import SeatPanel
@@ -117,7 +118,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield self.game_log
                 yield self.chat
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._listen)
