@@ -92,6 +92,7 @@ class TableScreen(Screen[None]):
         # Kept, not queried: updates may arrive before the screen has finished mounting.
         self.status_bar = StatusBar(i18n, session.room, session.spectator)
         self.seats = Grid(id="seats")
+        self.seat_panels: list[SeatPanel] = []  # kept: a DOM query on every update is slow
         self.info = Static(id="info")
         self.banner = Static(i18n.t("eliminated_banner"), id="banner")
         self.banner.display = False
@@ -191,7 +192,7 @@ class TableScreen(Screen[None]):
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
-        for panel in self.query(SeatPanel):
+        for panel in self.seat_panels:
             panel.show(view, self._key(panel.seat))
         for player in view.players:
             self.chat.know(player.name, self._key(player.seat))
@@ -231,7 +232,7 @@ class TableScreen(Screen[None]):
         count = len(view.players)
         first = 0 if view.viewer is None else (view.viewer + 1) % count
         order = [(first + k) % count for k in range(count)]
-        panels = [SeatPanel(seat, self.i18n) for seat in order]
+        panels = self.seat_panels = [SeatPanel(seat, self.i18n) for seat in order]
         if not self.has_class("-wide"):
             seats.mount_all(panels)
             self._apply_size()
@@ -403,7 +404,7 @@ class TableScreen(Screen[None]):
         """Light the seats the picked card can aim at; say on the others why not."""
         targets = {a.target for a in choices if a.target is not None}
         view, card = self.view, self.selected
-        for panel in self.query(SeatPanel):
+        for panel in self.seat_panels:
             panel.set_class(panel.seat in targets, "-target")
             panel.remove_class("-aimed")
             why = None
@@ -414,7 +415,7 @@ class TableScreen(Screen[None]):
     @on(ChoicePanel.Highlighted)
     def _aim(self, event: ChoicePanel.Highlighted) -> None:
         target = event.action.target if event.action else None
-        for panel in self.query(SeatPanel):
+        for panel in self.seat_panels:
             panel.set_class(panel.seat == target, "-aimed")
 
     @on(ChoicePanel.Chosen)
