@@ -405,8 +405,7 @@ class TableScreen(Screen[None]):
         targets = {a.target for a in choices if a.target is not None}
         view, card = self.view, self.selected
         for panel in self.seat_panels:
-            panel.set_class(panel.seat in targets, "-target")
-            panel.remove_class("-aimed")
+            panel.mark({"-target": panel.seat in targets, "-aimed": False})
             why = None
             if view is not None and card is not None and panel.seat not in targets:
                 why = left_out(view, card, panel.seat, self.i18n)

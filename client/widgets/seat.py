@@ -58,11 +58,17 @@ class SeatPanel(Widget, can_focus=True):
             self.tooltip = _details(player, key, self.i18n)
         self._shown = shown
         self.player, self.viewer, self.key = player, view.viewer, key
-        self.set_class(turn, "-turn")
-        self.set_class(view.viewer == self.seat, "-me")
-        self.set_class(not player.alive, "-dead")
-        self.set_class(deciding, "-deciding")
+        self.mark({"-turn": turn, "-me": view.viewer == self.seat, "-dead": not player.alive,
+                   "-deciding": deciding})
         self.refresh()
+
+    def mark(self, classes: dict[str, bool]) -> None:
+        """Add or remove CSS classes with one restyle: `set_class` restyles on each call."""
+        before = self.classes
+        for name, add in classes.items():
+            self.set_class(add, name, update=False)
+        if self.classes != before:
+            self.update_node_styles()
 
     def explain(self, why: str | None) -> None:
         """Show why the picked card leaves this seat out (None: nothing to say)."""
