@@ -99,6 +99,10 @@ class GameLog(Widget):
         end = len(rows) - self._back
         shown = rows[max(0, end - height):end]
         self._shown = (size, shown)
+        # Rows no longer shown let their strips go: each keeps a tree of derived strips alive
+        # (Textual's per-strip caches), work for every full garbage collection.
+        first = shown[0][0] if shown else len(self._lines)
+        self._strips[:first] = [None] * first
         return shown
 
     def render(self) -> Content:
