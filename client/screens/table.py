@@ -20,7 +20,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from client.i18n import I18n
 from client.localize import localize_bindings
@@ -43,6 +43,7 @@ from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_no
 from client.widgets.center import TableCenter
 from client.widgets.chat import ChatPane
 from client.widgets.choices import ChoicePanel
+from client.widgets.footer import KeyFooter
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
 from client.widgets.seat import SeatPanel
@@ -99,6 +100,7 @@ class TableScreen(Screen[None]):
         # Kept, not queried: updates may arrive before the screen has finished mounting.
         self.status_bar = StatusBar(i18n, session.room, session.spectator)
         self.seats = Grid(id="seats")
+        self.seat_panels: list[SeatPanel] = []  # kept: a DOM query on every update is slow
         self.info = Static(id="info")
         self.banner = Static(i18n.t("eliminated_banner"), id="banner")
         self.banner.display = False
@@ -125,7 +127,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield self.game_log
                 yield self.chat
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._listen)
@@ -203,7 +205,7 @@ class TableScreen(Screen[None]):
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
-        for panel in self.query(SeatPanel):
+        for panel in self.seat_panels:
             panel.show(view, self._key(panel.seat))
         for player in view.players:
             self.chat.know(player.name, self._key(player.seat))
@@ -243,7 +245,7 @@ class TableScreen(Screen[None]):
         count = len(view.players)
         first = 0 if view.viewer is None else (view.viewer + 1) % count
         order = [(first + k) % count for k in range(count)]
-        panels = [SeatPanel(seat, self.i18n) for seat in order]
+        panels = self.seat_panels = [SeatPanel(seat, self.i18n) for seat in order]
         if not self.has_class("-wide"):
             seats.mount_all(panels)
             self._apply_size()
@@ -416,9 +418,8 @@ class TableScreen(Screen[None]):
         """Light the seats the picked card can aim at; say on the others why not."""
         targets = {a.target for a in choices if a.target is not None}
         view, card = self.view, self.selected
-        for panel in self.query(SeatPanel):
-            panel.set_class(panel.seat in targets, "-target")
-            panel.remove_class("-aimed")
+        for panel in self.seat_panels:
+            panel.mark({"-target": panel.seat in targets, "-aimed": False})
             why = None
             if view is not None and card is not None and panel.seat not in targets:
                 why = left_out(view, card, panel.seat, self.i18n)
@@ -427,7 +428,7 @@ class TableScreen(Screen[None]):
     @on(ChoicePanel.Highlighted)
     def _aim(self, event: ChoicePanel.Highlighted) -> None:
         target = event.action.target if event.action else None
-        for panel in self.query(SeatPanel):
+        for panel in self.seat_panels:
             panel.set_class(panel.seat == target, "-aimed")
 
     @on(ChoicePanel.Chosen)

@@ -55,6 +55,10 @@ class ChoicePanel(Vertical):
         self._cards.display = False
         self._note = Static(id="note")  # warnings, and the countdown of an answer by itself
         self._note.display = False
+        # What the shown cards and the note hold: unchanged, they are not updated (an update
+        # lays the screen out again, as their height may change).
+        self._cards_shown: tuple[int, ...] = ()
+        self._note_shown = ""
         self._rule = Static(i18n.t("rule"), id="rule")
         self._rule.display = bool(choices)
 
@@ -94,12 +98,18 @@ class ChoicePanel(Vertical):
 
     def show_cards(self, cards: tuple[int, ...]) -> None:
         """The cards the decision is about (not your hand): a store, a look at the deck."""
+        if cards == self._cards_shown:
+            return
+        self._cards_shown = cards
         self._cards.display = bool(cards)
         if cards:
             self._cards.update(Content("   ").join(card_content(c, self.i18n) for c in cards))
 
     def show_note(self, text: str) -> None:
         """Warnings; "" hides the line."""
+        if text == self._note_shown:
+            return
+        self._note_shown = text
         self._note.display = bool(text)
         self._note.update(red_suits(text))
 

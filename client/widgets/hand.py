@@ -28,6 +28,9 @@ class HandView(Widget):
         self.playable: frozenset[int] = frozenset()
         self.selected: int | None = None
         self.detailed = False  # one card per line with its effect (set on wide screens)
+        # The last lines laid out and what they were laid out from: `show`, the height and
+        # the render each need them, several times for one update.
+        self._laid_out: tuple[tuple[object, ...], list[Content]] | None = None
 
     def show(self, cards: tuple[int, ...], playable: frozenset[int], selected: int | None) -> None:
         if (cards, playable, selected) == (self.cards, self.playable, self.selected):
@@ -55,6 +58,13 @@ class HandView(Widget):
         ).stylize(f"@click=pick({index})")
 
     def _lines(self, width: int) -> list[Content]:
+        """The lines at `width`, laid out again only when the hand or its marks change."""
+        key = (self.cards, self.playable, self.selected, self.detailed, width)
+        if self._laid_out is None or self._laid_out[0] != key:
+            self._laid_out = (key, self._lay_out(width))
+        return self._laid_out[1]
+
+    def _lay_out(self, width: int) -> list[Content]:
         """Chips laid out greedily, never breaking inside a card."""
         title = Content.styled(self.i18n.t("your_hand") + ": ", "bold")
         if not self.cards:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Visual
 from textual.widget import Widget
 
 from client.render import red_suits
@@ -21,6 +27,13 @@ class GameLog(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._lines: list[Content] = []
         self._back = 0  # rows scrolled back from the newest
+        # Each line wrapped at `_wrap_width` and its rows rendered in `_style`, aligned with
+        # `_lines` (None: not yet): a new line costs its own rows, not every row shown again.
+        self._wrapped: list[list[Content] | None] = []
+        self._strips: list[list[Strip] | None] = []
+        self._wrap_width = 0
+        self._style: Style | None = None
+        self._shown: tuple[Size, list[tuple[int, int]]] | None = None  # see `_rows`
 
     def add(self, lines: list[str] | tuple[str, ...]) -> None:
         """Log lines, with the suits of the cards they name in colour."""
@@ -32,13 +45,23 @@ class GameLog(Widget):
         bottom: what just happened matters more than what was being reread."""
         self._back = 0
         self._lines.extend(lines)
+        self._wrapped.extend(None for _ in lines)
+        self._strips.extend(None for _ in lines)
         del self._lines[:-MAX_LINES]
+        del self._wrapped[:-MAX_LINES]
+        del self._strips[:-MAX_LINES]
         self.refresh()
 
     def clear(self) -> None:
         self._lines.clear()
+        self._wrapped.clear()
+        self._strips.clear()
         self._back = 0
         self.refresh()
+
+    def refresh(self, *args: Any, **kwargs: Any) -> Self:
+        self._shown = None  # lines or the place in them changed (or the size: a layout)
+        return super().refresh(*args, **kwargs)
 
     def text(self) -> str:
         """Everything in the log, as plain text."""
@@ -54,13 +77,58 @@ class GameLog(Widget):
     def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
         self.scroll_back(-3)
 
-    def render(self) -> Content:
-        width, height = max(self.size.width, 1), max(self.size.height, 1)
-        rows: list[Content] = []
-        for line in reversed(self._lines):  # wrap only as much as can be shown
-            rows[:0] = line.wrap(width)
+    def _rows(self) -> list[tuple[int, int]]:
+        """The rows shown, top to bottom: (line, row of that line wrapped)."""
+        size = self.size
+        if self._shown is not None and self._shown[0] == size:
+            return self._shown[1]
+        width, height = max(size.width, 1), max(size.height, 1)
+        if width != self._wrap_width:
+            self._wrap_width = width
+            self._wrapped = [None] * len(self._lines)
+            self._strips = [None] * len(self._lines)
+        rows: list[tuple[int, int]] = []
+        for index in range(len(self._lines) - 1, -1, -1):  # wrap only as much as is shown
+            wrapped = self._wrapped[index]
+            if wrapped is None:
+                wrapped = self._wrapped[index] = self._lines[index].wrap(width)
+            rows[:0] = [(index, row) for row in range(len(wrapped))]
             if len(rows) >= height + self._back:
                 break
         self._back = min(self._back, max(0, len(rows) - height))
         end = len(rows) - self._back
-        return Content("\n").join(rows[max(0, end - height):end])
+        shown = rows[max(0, end - height):end]
+        self._shown = (size, shown)
+        # Rows no longer shown let their strips go: each keeps a tree of derived strips alive
+        # (Textual's per-strip caches), work for every full garbage collection.
+        first = shown[0][0] if shown else len(self._lines)
+        self._strips[:first] = [None] * first
+        return shown
+
+    def render(self) -> Content:
+        wrapped = self._wrapped
+        return Content("\n").join(wrapped[line][row]  # type: ignore[index]
+                                  for line, row in self._rows())
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` as `render()` would render it: each row is rendered once and kept until the
+        width or the style (the theme) changes, then given the place (offsets) where it is
+        now shown, which text selection reads."""
+        rows = self._rows()
+        if self.text_selection is not None or not rows:  # a selection spans rows
+            return super().render_line(y)
+        style = self.visual_style
+        if y >= len(rows):
+            return Strip.blank(self.size.width, style.rich_style)
+        if style != self._style:
+            self._style = style
+            self._strips = [None] * len(self._lines)
+        line, row = rows[y]
+        strips = self._strips[line]
+        if strips is None:
+            wrapped = self._wrapped[line]
+            assert wrapped is not None  # `_rows` wrapped every line it shows
+            strips = self._strips[line] = [
+                Visual.to_strips(self, part, self._wrap_width, 1, style)[0] for part in wrapped
+            ]
+        return strips[row].apply_offsets(0, y)

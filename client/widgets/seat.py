@@ -39,25 +39,36 @@ class SeatPanel(Widget, can_focus=True):
         self.seat = seat
         self.i18n = i18n
         self.player: PlayerView | None = None
-        self.view: TableView | None = None
+        self.viewer: int | None = None  # whose view: "(you)" goes after that seat's name
         self.key = ""  # the human player's key id from the host; "" for bots and offline
         self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
+        self._shown: tuple[object, ...] | None = None  # what `show` last drew
 
     def show(self, view: TableView, key: str = "") -> None:
-        player = view.players[self.seat]
-        if player == self.player and key == self.key and self.view is not None \
-                and self._flags(view) == self._flags(self.view):
+        """Draw this seat from `view`. Only what this seat shows is compared: most updates
+        change one or two seats, and the others are not repainted."""
+        player, pending = view.players[self.seat], view.pending
+        turn = view.turn == self.seat and view.winner is None
+        deciding = pending is not None and pending.seat == self.seat
+        shown = (player, key, view.viewer, turn, deciding)
+        if shown == self._shown:
             return
-        self.player = player
-        self.view = view
-        self.key = key
-        self.set_class(view.turn == self.seat and view.winner is None, "-turn")
-        self.set_class(view.viewer == self.seat, "-me")
-        self.set_class(not player.alive, "-dead")
-        pending = view.pending
-        self.set_class(pending is not None and pending.seat == self.seat, "-deciding")
-        self.tooltip = self._details()
+        if self.player is None or (player.name, player.character, key) != \
+                (self.player.name, self.player.character, self.key):
+            self.tooltip = _details(player, key, self.i18n)
+        self._shown = shown
+        self.player, self.viewer, self.key = player, view.viewer, key
+        self.mark({"-turn": turn, "-me": view.viewer == self.seat, "-dead": not player.alive,
+                   "-deciding": deciding})
         self.refresh()
+
+    def mark(self, classes: dict[str, bool]) -> None:
+        """Add or remove CSS classes with one restyle: `set_class` restyles on each call."""
+        before = self.classes
+        for name, add in classes.items():
+            self.set_class(add, name, update=False)
+        if self.classes != before:
+            self.update_node_styles()
 
     def explain(self, why: str | None) -> None:
         """Show why the picked card leaves this seat out (None: nothing to say)."""
@@ -65,41 +76,19 @@ class SeatPanel(Widget, can_focus=True):
             self.why = why
             self.refresh()
 
-    def _flags(self, view: TableView) -> tuple[object, ...]:
-        pending = view.pending.seat if view.pending else None
-        return (view.turn, pending, view.winner)
-
-    def _ability(self) -> str:
-        assert self.player is not None
-        character = CHARACTERS[self.player.character]
-        return f"{character.name}: {self.i18n.ability(character.key)}"
-
-    def _key_id(self) -> str:
-        """'key 1a2b3c4d', or "" when the host gave none."""
-        return self.i18n.t("key_id", id=clean(self.key)) if self.key else ""
-
-    def _details(self) -> Content:
-        """The tooltip: the name with the key id, then the ability."""
-        assert self.player is not None
-        name = Content.styled(clean(self.player.name), "bold")
-        key = self._key_id()
-        if key:
-            name += Content.styled(f" · {key}", "dim")
-        return Content.assemble(name, "\n", self._ability())
-
     def on_focus(self) -> None:
         if self.player is not None:  # the key first: the ability may not fit on the line
-            key = self._key_id()
-            self.post_message(self.Focused(f"{key} · {self._ability()}" if key
-                                           else self._ability()))
+            key = _key_id(self.key, self.i18n)
+            ability = _ability(self.player, self.i18n)
+            self.post_message(self.Focused(f"{key} · {ability}" if key else ability))
 
     def on_click(self, event: Click) -> None:
         self.post_message(self.Chosen(self.seat))
 
     def render(self) -> Content:
-        if self.player is None or self.view is None:
+        if self.player is None:
             return Content("")
-        p, view, t = self.player, self.view, self.i18n.t
+        p, t = self.player, self.i18n.t
         width = max(self.size.width, 10)
         wide = width >= 34
         marker = "▶ " if "-turn" in self.classes else "  "
@@ -108,7 +97,7 @@ class SeatPanel(Widget, can_focus=True):
         role = ""
         if p.role is not None:
             role = ("★ " if p.role == SHERIFF else "") + self.i18n.role(p.role)
-        name = clean(p.name) + (f" ({t('you')})" if view.viewer == self.seat else "")
+        name = clean(p.name) + (f" ({t('you')})" if self.viewer == self.seat else "")
         who = Content.assemble((marker, "bold $text-warning"), (name, "bold"), " ",
                                (role, "italic"))
         life = Content.styled(life_bullets(p), "$text-error" if p.alive else "dim")
@@ -144,6 +133,25 @@ class SeatPanel(Widget, can_focus=True):
         if self.size.height >= 4:
             lines.append(Content.styled("  " + self.i18n.ability(p.character), "dim italic"))
         return Content("\n").join(lines)
+
+
+def _ability(player: PlayerView, i18n: I18n) -> str:
+    character = CHARACTERS[player.character]
+    return f"{character.name}: {i18n.ability(character.key)}"
+
+
+def _key_id(key: str, i18n: I18n) -> str:
+    """'key 1a2b3c4d', or "" when the host gave none."""
+    return i18n.t("key_id", id=clean(key)) if key else ""
+
+
+def _details(player: PlayerView, key: str, i18n: I18n) -> Content:
+    """The tooltip: the name with the key id, then the ability."""
+    name = Content.styled(clean(player.name), "bold")
+    key_id = _key_id(key, i18n)
+    if key_id:
+        name += Content.styled(f" · {key_id}", "dim")
+    return Content.assemble(name, "\n", _ability(player, i18n))
 
 
 def _spread(left: Content, right: Content, width: int) -> Content:

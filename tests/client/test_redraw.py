@@ -1,0 +1,78 @@
+"""Redraws that change widgets in place must show what a rebuild would."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual.app import App, ComposeResult
+from textual.strip import Strip
+from textual.visual import Visual
+from textual.widgets._footer import FooterKey
+
+from client.app import BangApp
+from client.uibench import FeedSession, game_updates
+from client.widgets.footer import KeyFooter
+from client.widgets.log import GameLog
+
+
+def footer_line(app: BangApp) -> str:
+    return app.screen._compositor.render_strips()[-1].text
+
+
+async def test_the_footer_changed_in_place_is_the_footer_rebuilt() -> None:
+    session = FeedSession()
+    app = BangApp(session)
+    shown: set[bool] = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for update in game_updates(players=4, seed=3, limit=40):
+            session.emit(update)
+            await pilot.pause()
+            await pilot.pause()
+            footer = app.screen.query_one(KeyFooter)
+            keys = [(k.key, k.description, k.has_class("-disabled"))
+                    for k in footer.query(FooterKey)]
+            line = footer_line(app)
+            shown.add(any(k == "e" for k, _, _ in keys))
+            footer.call_later(footer.recompose)  # as Textual does: in the footer's context
+            await pilot.pause()
+            await pilot.pause()
+            assert [(k.key, k.description, k.has_class("-disabled"))
+                    for k in footer.query(FooterKey)] == keys
+            assert footer_line(app) == line
+    assert shown == {True, False}  # End turn came and went
+
+
+class LogApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield GameLog()
+
+
+def rows(log: GameLog) -> list[list[Segment]]:
+    return [list(log.render_line(y)) for y in range(log.size.height)]
+
+
+def whole(log: GameLog) -> list[list[Segment]]:
+    """The rows as Textual renders the widget's `render()` at once."""
+    strips = Visual.to_strips(log, log.render(), log.size.width, log.size.height,
+                              log.visual_style)
+    blank = Strip.blank(log.size.width, log.visual_style.rich_style)
+    return [list(strips[y] if y < len(strips) else blank) for y in range(log.size.height)]
+
+
+async def test_the_log_rendered_row_by_row_is_the_log_rendered_whole() -> None:
+    app = LogApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        log = app.query_one(GameLog)
+        assert rows(log) == whole(log)  # empty
+        for n in range(12):
+            log.add([f"Line {n}: Bang! 7♥ at Slab the Killer, who plays a Missed! Q♠"])
+            await pilot.pause()
+            assert rows(log) == whole(log)
+        log.scroll_back(3)
+        await pilot.pause()
+        assert rows(log) == whole(log)
+        await pilot.resize_terminal(22, 6)
+        await pilot.pause()
+        assert rows(log) == whole(log)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert rows(log) == whole(log)
