@@ -69,6 +69,8 @@ class LobbyScreen(Screen[None]):
         self._ready = False
         self._started = False
         self._at_table = False
+        self._table_room: str | None = None  # the room of the table we went to
+        self._set_aside: set[str] = set()  # tables left with `b`: opened again only on request
         self._hosting: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -100,6 +102,8 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self._at_table:  # back from a table: read the lobby's updates again
             self._at_table = False
+            if self._table_room is not None:
+                self._set_aside.add(self._table_room)
             self._listen(follow_lobby=True)
 
     # --- the host's updates ----------------------------------------------------------------
@@ -137,7 +141,10 @@ class LobbyScreen(Screen[None]):
 
     def _wanted(self, room: str) -> bool:
         """Any table of ours (a seat reclaimed after a crash included), except that a lobby
-        opened to host a new room (`bang play --lan`) waits for that room."""
+        opened to host a new room (`bang play --lan`) waits for that room, and a table the
+        player left for the lobby (`b`) opens again only when they choose its room."""
+        if room in self._set_aside:
+            return False
         return self._hosting is None or room == self._hosting
 
     async def _connected(self) -> None:
@@ -183,7 +190,7 @@ class LobbyScreen(Screen[None]):
 
     def _open_table(self, update: TableUpdate) -> None:
         session = RemoteSession(self.remote, update.room, update.seat, first=update)
-        self._at_table = True
+        self._at_table, self._table_room = True, update.room
         self.app.open_table(session)  # type: ignore[attr-defined]
 
     # --- the rooms list --------------------------------------------------------------------
@@ -268,6 +275,7 @@ class LobbyScreen(Screen[None]):
             return None
 
     async def _join(self, room_id: str) -> None:
+        self._set_aside.discard(room_id)  # chosen again: its table may open
         seat = await self._request(self.remote.join(room_id, self.player_name))
         if isinstance(seat, int):
             self.my_room, self.my_seat, self._ready = room_id, seat, False
@@ -275,6 +283,7 @@ class LobbyScreen(Screen[None]):
             self.chat.display = True
 
     async def _watch(self, room_id: str) -> None:
+        self._set_aside.discard(room_id)
         info = await self._request(self.remote.watch(room_id, self.player_name))
         if isinstance(info, p.RoomInfo):
             self.watched = room_id

@@ -113,6 +113,8 @@ async def test_the_creator_goes_back_to_the_lobby_and_returns(host, config_dir) 
         seat = table_of(app).view.viewer  # type: ignore[union-attr]
         await pilot.press("b")
         await until(pilot, lambda: app.screen is lobby, what="the lobby again")
+        await pilot.pause(1.0)  # the game goes on (bots, timeouts): the lobby stays
+        assert app.screen is lobby
         table = lobby.query_one("#rooms", DataTable)
         await until(pilot, lambda: table.row_count >= 1
                     and lobby.rooms[table.cursor_row].id == room,  # type: ignore[attr-defined]
