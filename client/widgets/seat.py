@@ -109,26 +109,26 @@ class SeatPanel(Widget, can_focus=True):
             ])
         hand = Content(t("hand_count", n=p.hand_count))
         gun, reach_value = weapon(p, self.i18n)
+        where = short_where = Content("")
+        if self.why is not None:
+            where = short_where = Content.styled(f"✗ {self.why}", "$text-warning")
+        elif p.distance is not None:
+            mark = "✓" if p.in_reach else "✗"
+            style = "$text-success" if p.in_reach else "$text-muted"
+            where = Content.styled(f"{t('distance', d=p.distance)} {mark}", style)
+            short_where = Content.styled(f"{p.distance}{mark}", style)
         if wide:
             pieces = [Content(f"  {gun} ({t('reach', n=reach_value)})")]
             pieces += [card_content(c, self.i18n) for c in blue_cards(p)]
+            in_play = Content(" · ").join(pieces)
         else:  # compact: the Colt .45 goes without saying, blue cards matter more
-            pieces = [] if gun == COLT else [Content(f"{gun}({reach_value})")]
-            pieces += [Content(self.i18n.card_name(CARDS[c].key)) for c in blue_cards(p)]
-            pieces = [Content("  ") + Content(" · ").join(pieces)]
-        where = Content("")
-        if self.why is not None:
-            where = Content.styled(f"✗ {self.why}", "$text-warning")
-        elif p.distance is not None:
-            mark = "✓" if p.in_reach else "✗"
-            where = Content.styled(
-                f"{t('distance', d=p.distance)} {mark}",
-                "$text-success" if p.in_reach else "$text-muted",
-            )
+            names = [] if gun == COLT else [(gun, f"({reach_value})")]
+            names += [(self.i18n.card_name(CARDS[c].key), "") for c in blue_cards(p)]
+            in_play, where = _compact_in_play(names, where, short_where, width)
         lines = [
             _spread(who, life, width),
             _spread(Content(f"  {character}"), hand, width),
-            _spread(Content(" · ").join(pieces), where, width),
+            _spread(in_play, where, width),
         ]
         if self.size.height >= 4:
             lines.append(Content.styled("  " + self.i18n.ability(p.character), "dim italic"))
@@ -152,6 +152,28 @@ def _details(player: PlayerView, key: str, i18n: I18n) -> Content:
     if key_id:
         name += Content.styled(f" · {key_id}", "dim")
     return Content.assemble(name, "\n", _ability(player, i18n))
+
+
+def _compact_in_play(names: list[tuple[str, str]], where: Content, short_where: Content,
+                     width: int) -> tuple[Content, Content]:
+    """A compact seat's third line: its cards in play (name, suffix) and where it is. Cards in
+    play are never hidden behind an ellipsis (a Jail or a Dynamite matters): when the line is
+    too long the indent goes and the distance keeps only its number, then every name is
+    shortened alike."""
+    full = "  " + " · ".join(name + suffix for name, suffix in names)
+    if len(full) + 1 + where.cell_length <= width or not names:
+        return Content(full), where
+    if len(full) - 2 + 1 + short_where.cell_length <= width:
+        return Content(full[2:]), short_where
+    for sep in (" · ", "·"):  # the tighter separator only when the first does not fit
+        room = width - short_where.cell_length - 1 - len(sep) * (len(names) - 1) \
+            - sum(len(suffix) for _, suffix in names)
+        each = max(2, room // len(names))  # characters of each name, its "." included
+        line = sep.join((name if len(name) <= each else name[:each - 1] + ".") + suffix
+                        for name, suffix in names)
+        if len(line) + 1 + short_where.cell_length <= width:
+            break
+    return Content(line), short_where
 
 
 def _spread(left: Content, right: Content, width: int) -> Content:
