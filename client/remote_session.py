@@ -20,11 +20,9 @@ from client.session import (
 )
 from shared import protocol as p
 from shared.describe import describe
+from shared.events import DRIVER_EVENTS
 from shared.model import Action, Event
 from shared.views import TableView
-
-#: Events the host adds to a change, which are not the game's (`history` leaves them out).
-HOST_EVENTS = frozenset({"time_up", "game_stopped"})
 
 
 class LogFeed:
@@ -89,7 +87,7 @@ class LogFeed:
     def _take(self, update: TableUpdate) -> tuple[Event, ...]:
         self.seq = update.seq
         if self.count is not None:
-            self.count += sum(e.kind not in HOST_EVENTS for e in update.events)
+            self.count += sum(e.kind not in DRIVER_EVENTS for e in update.events)
         return update.events
 
 

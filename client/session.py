@@ -76,7 +76,7 @@ class ChatLine:
     mine: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatHandedOver:
     """A person left the game: from now on a bot plays `seat` (still called `name`)."""
 
@@ -205,8 +205,7 @@ class LocalSession(Session):
     async def say(self, text: str = "", phrase: str = "") -> None:
         """Nobody else is here: the line is only echoed (the bots do not read)."""
         try:
-            text = chat.clean_text(text) if text else ""
-            phrase = chat.check_phrase(phrase) if phrase else ""
+            text, phrase = chat.check_line(text, phrase)
         except chat.BadMessage as problem:
             self.emit(Refused(str(problem)))
             return

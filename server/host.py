@@ -32,7 +32,7 @@ from shared import protocol as p
 from shared.bots import BOT_KINDS, Bot, make_bot, tell
 from shared.driver import GameDriver, GameFailed
 from shared.engine import IllegalAction
-from shared.events import game_stopped, redact
+from shared.events import DRIVER_EVENTS, game_stopped, redact
 from shared.model import Action, Event
 from shared.record import replay
 
@@ -531,7 +531,7 @@ class Host:
             self._stop_game(room)
             raise RoomError("internal", "the host's rules engine failed on this action: the "
                             "game is stopped") from None
-        room.events += [e for e in told if e.kind != "time_up"]  # the host's, not the game's
+        room.events += [e for e in told if e.kind not in DRIVER_EVENTS]
         if state.winner is not None:
             room.record.status = "over"
             log.info("room %s: game over, %s win", room.id, state.winner)

@@ -61,6 +61,14 @@ def check_phrase(phrase: str) -> str:
     return phrase
 
 
+def check_line(text: str, phrase: str) -> tuple[str, str]:
+    """(text, phrase) as they will be shown: exactly one of them, the text cleaned, the phrase
+    known; BadMessage otherwise."""
+    if bool(text) == bool(phrase):
+        raise BadMessage("say either a text or a phrase")
+    return (clean_text(text), "") if text else ("", check_phrase(phrase))
+
+
 def channel_of(seated: bool, alive: bool) -> Channel:
     """The channel someone talks on: living players at the table, everyone else with the
     spectators. Before the game starts every seated player is alive."""

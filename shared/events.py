@@ -6,6 +6,10 @@ import msgspec
 
 from shared.model import Action, Event
 
+#: Kinds of the events whoever drives a game adds to the engine's (`time_up`, `game_stopped`):
+#: not in a game record, so not in a room's `history` either.
+DRIVER_EVENTS = frozenset({"time_up", "game_stopped"})
+
 
 def time_up(seat: int, default: Action) -> Event:
     """Not an engine event: whoever drives the game (the host, an offline session) puts it

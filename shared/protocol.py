@@ -656,12 +656,7 @@ def check_client_message(message: ClientMessage) -> None:
 def check_say(message: Say) -> None:
     """Exactly one of text and phrase; the text as it will be shown (`shared.chat`)."""
     try:
-        if bool(message.text) == bool(message.phrase):
-            raise chat.BadMessage("say either a text or a phrase")
-        if message.phrase:
-            chat.check_phrase(message.phrase)
-        else:
-            message.text = chat.clean_text(message.text)
+        message.text, message.phrase = chat.check_line(message.text, message.phrase)
     except chat.BadMessage as exc:
         raise ProtocolError("invalid", str(exc)) from None
 

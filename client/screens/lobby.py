@@ -20,7 +20,7 @@ from client.net import LobbyUpdate, Remote, RemoteError, Status, TableUpdate
 from client.plaintext import clean, plain
 from client.remote_session import RemoteSession, chat_line
 from client.screens.create_room import CreateRoomScreen, RoomForm
-from client.widgets.chat import ChatPane
+from client.widgets.chat import TALK_BINDINGS, ChatPane
 from shared import protocol as p
 from shared.chat import PHRASES
 
@@ -41,9 +41,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("r", "ready", "Ready"),
         Binding("s", "start", "Start"),
-        Binding("m", "talk", "Talk"),
-        Binding("x", "toggle_chat", show=False),
-        *[Binding(f"f{n + 2}", f"phrase({n})", show=False) for n in range(len(PHRASES))],
+        *TALK_BINDINGS,
     ]
 
     def __init__(self, remote: Remote, name: str, i18n: I18n,

@@ -41,7 +41,7 @@ from client.session import (
 )
 from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_now, warnings
 from client.widgets.center import TableCenter
-from client.widgets.chat import ChatPane
+from client.widgets.chat import TALK_BINDINGS, ChatPane
 from client.widgets.choices import ChoicePanel
 from client.widgets.footer import KeyFooter
 from client.widgets.hand import HandView
@@ -77,9 +77,7 @@ class TableScreen(Screen[None]):
         Binding("pagedown", "log_back(-5)", show=False, priority=True),
         Binding("o", "results", "Results"),
         Binding("b", "lobby", "Lobby"),
-        Binding("m", "talk", "Talk"),
-        Binding("x", "toggle_chat", show=False),
-        *[Binding(f"f{n + 2}", f"phrase({n})", show=False) for n in range(len(PHRASES))],
+        *TALK_BINDINGS,
     ]
 
     def __init__(self, session: Session, i18n: I18n) -> None:

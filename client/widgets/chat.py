@@ -29,6 +29,15 @@ SEAT_COLOURS = ("#e5534b", "#3b8eea", "#3fb950", "#d29922", "#bc8cff", "#39c5cf"
 SPECTATOR_COLOUR = "#8b949e"
 
 
+#: The keys of a screen with a chat: `m` talks, `x` hides or shows it, F2... say a quick
+#: phrase (the screen's `action_talk`, `action_toggle_chat`, `action_phrase(n)`).
+TALK_BINDINGS = [
+    Binding("m", "talk", "Talk"),
+    Binding("x", "toggle_chat", show=False),
+    *[Binding(f"f{n + 2}", f"phrase({n})", show=False) for n in range(len(chat.PHRASES))],
+]
+
+
 class ChatInput(Input):
     """Focused only on purpose (`m`, or a click): never by Tab or a screen's auto-focus,
     where it would swallow the table's single-key commands as typed letters."""
