@@ -10,6 +10,7 @@ game over opens the `GameOverScreen`.
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 
 from textual import on, work
@@ -54,6 +55,24 @@ from shared.model import Action
 from shared.views import TableView
 
 WIDE_MIN = (120, 36)
+CHOICE_ROWS = 5  # rows of the choices list at 80x24; a taller screen gives it two thirds more
+
+
+BOX_MIN_WIDTH = 28  # columns of a wide seat box; narrower, the table stays compact
+
+
+def ring_columns(others: int) -> int:
+    """Columns of the wide table's grid: the seats other than yours go one on each side of the
+    centre and the rest across the top, centred over it exactly."""
+    top = max(0, others - 2)
+    columns = max(3, top)
+    return columns + (columns - top) % 2
+
+
+def box_height(screen_height: int) -> int:
+    """Rows of a wide seat box: its border, four lines, and the ability on up to four lines
+    as the screen grows taller than `WIDE_MIN`."""
+    return 6 + max(0, min(3, (screen_height - WIDE_MIN[1]) // 3))
 
 
 def uses_card(action: Action, card: int) -> bool:
@@ -109,6 +128,7 @@ class TableScreen(Screen[None]):
         self.chat.display = False  # until someone else is here to talk to (`_chat_shown`)
         self._chat_hidden_by_hand = False  # `x` hid it: nothing shows it again but `x`, `m`
         self.center = TableCenter(i18n)
+        self._ring_rows: list[bool] = []  # wide: the rows of seat boxes, True for your own
 
     # --- layout --------------------------------------------------------------------------
 
@@ -134,9 +154,12 @@ class TableScreen(Screen[None]):
     def on_resize(self, event: Resize) -> None:
         self._apply_size()
 
-    def _apply_size(self) -> None:
+    def _apply_size(self, remount: bool = False) -> None:
+        """Lay the table out for the screen's size: wide (seat boxes around the table, the log
+        beside it) when the boxes are wide enough, else compact. `remount`: the seats are new."""
         width, height = self.app.size
-        wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
+        wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1] and \
+            width * 3 // 4 // ring_columns(self._others()) >= BOX_MIN_WIDTH
         changed = wide != self.has_class("-wide")
         self.set_class(wide, "-wide")
         if not self.session.spectator:
@@ -144,11 +167,39 @@ class TableScreen(Screen[None]):
             if hand.detailed != wide:
                 hand.detailed = wide
                 hand.refresh(layout=True)
-        if changed and self.view is not None:
+            rows = 10 if wide else CHOICE_ROWS + max(0, height - 24) * 2 // 3  # the log keeps some
+            self.panel.option_list.styles.max_height = rows
+        if (changed or remount) and self.view is not None:
             self._mount_seats(self.view)
         elif not wide:
             count = len(self.seats.children) or 1
             self.seats.styles.grid_size_columns = min(2 if width < 70 else 3, count)
+            self.seats.styles.clear_rule("grid_rows")  # back to the stylesheet's
+        else:
+            self._size_rows()
+
+    def _others(self) -> int:
+        """How many seats are not yours (before the first view: as many as can be)."""
+        view = self.view
+        if view is None:
+            return 7
+        return len(view.players) - (view.viewer is not None)
+
+    def _size_rows(self) -> None:
+        """Wide: the heights of the rows of seat boxes (the top row, the middle one with the
+        table's centre, your own box, whose long line needs fewer rows)."""
+        rows = self._ring_rows
+        if not rows:
+            return
+        width, screen_height = self.app.size
+        height = box_height(screen_height)
+        mine = height
+        view = self.view
+        if view is not None and view.viewer is not None:  # the board is 3/4 of the width
+            ability = self.i18n.ability(view.players[view.viewer].character)
+            lines = len(textwrap.wrap(ability, width * 3 // 4 - 7))
+            mine = min(height, 5 + lines)
+        self.seats.styles.grid_rows = " ".join(str(mine if me else height) for me in rows)
 
     # --- session -------------------------------------------------------------------------
 
@@ -199,7 +250,7 @@ class TableScreen(Screen[None]):
             self.selected = None
         self.view, self.deadline, self.keys = view, update.deadline, update.keys
         if first:
-            self._mount_seats(view)
+            self._apply_size(remount=True)
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
@@ -264,8 +315,7 @@ class TableScreen(Screen[None]):
         others = panels[:-1] if seated else panels
         left, right = others[0], others[-1] if len(others) > 1 else None
         top = others[1:-1]
-        columns = max(3, len(top))
-        columns += (columns - len(top)) % 2  # room to centre the top row exactly
+        columns = ring_columns(len(others))
         cells: list[Widget] = []
         if top:  # centred over the table
             pad = columns - len(top)
@@ -281,6 +331,8 @@ class TableScreen(Screen[None]):
             me.styles.column_span = columns
             cells.append(me)
         self.seats.styles.grid_size_columns = columns
+        self._ring_rows = [False] * (1 + bool(top)) + [True] * (me is not None)
+        self._size_rows()
         return cells
 
     # --- your choices --------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from textual.content import Content
 from textual.events import Click
 from textual.message import Message
@@ -130,9 +132,20 @@ class SeatPanel(Widget, can_focus=True):
             _spread(Content(f"  {character}"), hand, width),
             _spread(in_play, where, width),
         ]
-        if self.size.height >= 4:
-            lines.append(Content.styled("  " + self.i18n.ability(p.character), "dim italic"))
+        ability = _wrapped(self.i18n.ability(p.character), width - 2, self.size.height - 3)
+        lines += [Content.styled("  " + line, "dim italic") for line in ability]
         return Content("\n").join(lines)
+
+
+def _wrapped(text: str, width: int, rows: int) -> list[str]:
+    """`text` on at most `rows` lines of `width`; what does not fit ends in an ellipsis."""
+    if rows <= 0:
+        return []
+    lines = textwrap.wrap(text, max(width, 4)) or [""]
+    if len(lines) > rows:
+        lines = lines[:rows]
+        lines[-1] = lines[-1][:max(width - 1, 0)].rstrip() + "…"
+    return lines
 
 
 def _ability(player: PlayerView, i18n: I18n) -> str:
