@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from client.lang import en, es, hu, it
 from client.lang.catalog import Catalog
 from client.log_writer import describe_event
+from client.net.remote import RemoteError
 from shared.model import Event
 from shared.names import NAME_MAX
 
@@ -52,6 +53,22 @@ class I18n:
 
     def side(self, side: str) -> str:
         return self.t(f"side_{side}")
+
+    def refusal(self, code: str, message: str) -> str:
+        """Why something was refused, for a person: this language's text for the error code,
+        or the host's own `message` (English, and in English the more telling one)."""
+        errors = self.catalog.errors
+        if not errors:
+            return message
+        return errors[code] if code in errors else errors["other"].format(code=code)
+
+    def problem(self, problem: BaseException) -> str:
+        """A failure of the link to the host (or of the host), for a person."""
+        if isinstance(problem, RemoteError):
+            return self.refusal(problem.code, problem.message)
+        if isinstance(problem, TimeoutError):
+            return self.refusal("unreachable", "the host did not answer in time")
+        return str(problem) or type(problem).__name__
 
     def footer(self, label: str) -> str:
         """A footer key label, given in English."""

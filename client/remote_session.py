@@ -151,7 +151,7 @@ class RemoteSession(Session):
                 if update.room == self.room:
                     self.emit(chat_line(update))
             elif isinstance(update, p.Error | p.PublicError):
-                self.emit(Refused(update.message))
+                self.emit(Refused(update.message, update.code))
 
     def _on_update(self, update: TableUpdate) -> None:
         self._tell_handovers(self._info, update.info)
@@ -224,15 +224,15 @@ class RemoteSession(Session):
             if refusal.code in ("unreachable", "disconnected"):
                 self.emit(Notice("move_not_sent"))
             elif refusal.code != "applied":  # applied: it went through, its answer was lost
-                self.emit(Refused(refusal.message))
+                self.emit(Refused(refusal.message, refusal.code))
 
     async def say(self, text: str = "", phrase: str = "") -> None:
         try:
             await self.remote.say(self.room, text, phrase)
         except RemoteError as refusal:
-            self.emit(Refused(refusal.message))
+            self.emit(Refused(refusal.message, refusal.code))
         except TimeoutError:
-            self.emit(Refused("the host did not answer in time"))
+            self.emit(Refused("the host did not answer in time", "unreachable"))
 
     async def rematch(self) -> None:
         """A new room with the same options, this player in the same seat, bots elsewhere."""
@@ -250,8 +250,10 @@ class RemoteSession(Session):
             self.seat = await self.remote.join(room.id, my_name, self.seat)
             self._decision = None
             await self.remote.start(room.id, bots=True)
-        except (RemoteError, TimeoutError) as refusal:
-            self.emit(Refused(str(refusal)))
+        except RemoteError as refusal:
+            self.emit(Refused(refusal.message, refusal.code))
+        except TimeoutError:
+            self.emit(Refused("the host did not answer in time", "unreachable"))
 
     async def close(self) -> None:
         await stop_task(self._reader)

@@ -43,9 +43,11 @@ class ViewUpdate:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """The host refused an action; `reason` is for a person."""
+    """The host refused something: `reason` is for a person (English), `code` its error code
+    (docs/PROTOCOL.md), from which the screens say it in the player's language."""
 
     reason: str
+    code: str = "other"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,7 @@ class LocalSession(Session):
 
     async def act(self, action: Action, decision_id: int) -> None:
         if self._stopped:
-            self.emit(Refused("the game has stopped: start a new one"))
+            self.emit(Refused("the game has stopped: start a new one", "game_stopped"))
             return
         await self._answer.put((action, decision_id))
 
@@ -207,7 +209,7 @@ class LocalSession(Session):
         try:
             text, phrase = chat.check_line(text, phrase)
         except chat.BadMessage as problem:
-            self.emit(Refused(str(problem)))
+            self.emit(Refused(str(problem), "invalid"))
             return
         name = self.state.players[self.seat].name if self.state and self.seat is not None else ""
         self.emit(ChatLine(chat.TABLE, name, self.seat, text=text, phrase=phrase, mine=True))
@@ -256,7 +258,7 @@ class LocalSession(Session):
                 try:
                     driver.answer(pending.seat, action, decision_id, timed_out)
                 except IllegalAction as refusal:
-                    self.emit(Refused(str(refusal)))
+                    self.emit(Refused(str(refusal), "illegal"))
         except GameFailed:
             self._stopped = True
             if self._last_view is not None:

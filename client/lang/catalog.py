@@ -55,3 +55,19 @@ class Catalog:
     #: Footer key labels by their English text; English has none.
     footer: Mapping[str, str]
     log: LogPhrases | None
+    #: Why the host (or the link to it) refused something, by error code, plus "other" for
+    #: a code not listed (its field: {code}). English has none: the host's own message is
+    #: English, and may say more (who is not ready, why the rules refuse a move).
+    errors: Mapping[str, str]
+
+
+#: The error codes a player can meet (docs/PROTOCOL.md's, and the client library's own:
+#: `unreachable`, `disconnected`, `refused`; `game_stopped` from an offline game).
+REFUSAL_CODES = frozenset({
+    "too_large", "malformed", "invalid", "version", "bad_key", "bad_box", "padding", "busy",
+    "rate_limited", "replay", "no_room", "started", "full", "seat_taken", "bad_seat",
+    "name_taken", "not_seated", "not_creator", "not_ready", "not_full", "not_playing",
+    "too_many_rooms", "too_many_seats", "over", "illegal", "not_in_room", "chat_limited",
+    "history_limited", "stale", "storage", "internal", "unreachable", "disconnected",
+    "refused", "game_stopped",
+})

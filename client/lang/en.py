@@ -234,4 +234,5 @@ CATALOG = Catalog(
     role_names=ROLE_NAMES_BY_LANG["en"],
     footer={},
     log=None,
+    errors={},
 )

@@ -357,6 +357,46 @@ LOG = LogPhrases(
     elim_self="",
 )
 
+#: The host's refusals by error code (client.lang.catalog.REFUSAL_CODES).
+ERRORS = {
+    "too_large": "Petición demasiado grande",
+    "malformed": "Petición ilegible",
+    "invalid": "Petición no válida",
+    "version": "Este servidor usa otra versión del protocolo: actualiza el cliente",
+    "bad_key": "Clave no válida",
+    "bad_box": "Mensaje no auténtico",
+    "padding": "Mensaje no válido",
+    "busy": "El servidor está lleno ahora mismo: inténtalo en un rato",
+    "rate_limited": "Demasiadas peticiones: más despacio",
+    "replay": "Petición ya recibida",
+    "no_room": "Esta sala ya no existe",
+    "started": "La partida ya ha empezado: puedes mirarla",
+    "full": "La sala está llena",
+    "seat_taken": "Ese asiento está ocupado",
+    "bad_seat": "Ese asiento no es válido",
+    "name_taken": "Ese nombre ya está en uso en esta sala",
+    "not_seated": "No tienes asiento en esta sala",
+    "not_creator": "Solo quien creó la sala puede hacerlo",
+    "not_ready": "No todos están listos",
+    "not_full": "Quedan asientos libres: empieza con bots o espera",
+    "not_playing": "La partida no está en curso",
+    "too_many_rooms": "Ya tienes 5 salas abiertas",
+    "too_many_seats": "Ya ocupas demasiados asientos en partidas abiertas",
+    "over": "La partida de esta sala ha terminado",
+    "illegal": "Las reglas no permiten esa jugada",
+    "not_in_room": "Siéntate o mira en esta sala para hablar",
+    "chat_limited": "Más despacio: un mensaje cada 2 segundos",
+    "history_limited": "Historial pedido demasiado rápido: inténtalo en un segundo",
+    "stale": "Demasiado tarde: esa decisión ya pasó",
+    "storage": "El servidor no pudo guardar la jugada: no ha cambiado nada",
+    "internal": "Error del servidor: no ha cambiado nada",
+    "unreachable": "El servidor no responde: puede estar caído o se perdió la conexión",
+    "disconnected": "Sin conexión con el servidor",
+    "refused": "El broker denegó el acceso (revisa sus ACL)",
+    "game_stopped": "La partida se ha detenido: empieza una nueva",
+    "other": "El servidor rechazó la petición ({code})",
+}
+
 CATALOG = Catalog(
     ui=UI,
     card_names=CARD_NAMES_BY_LANG["es"],
@@ -365,4 +405,5 @@ CATALOG = Catalog(
     role_names=ROLE_NAMES_BY_LANG["es"],
     footer=FOOTER,
     log=LOG,
+    errors=ERRORS,
 )

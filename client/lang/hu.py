@@ -360,6 +360,46 @@ LOG = LogPhrases(
     elim_self="",
 )
 
+#: The host's refusals by error code (client.lang.catalog.REFUSAL_CODES).
+ERRORS = {
+    "too_large": "Túl nagy kérés",
+    "malformed": "Olvashatatlan kérés",
+    "invalid": "Érvénytelen kérés",
+    "version": "Ez a szerver a protokoll másik verzióját használja: frissítsd a klienst",
+    "bad_key": "Érvénytelen kulcs",
+    "bad_box": "Nem hiteles üzenet",
+    "padding": "Érvénytelen üzenet",
+    "busy": "A szerver most tele van: próbáld újra kicsit később",
+    "rate_limited": "Túl sok kérés: lassíts",
+    "replay": "Ez a kérés már megérkezett",
+    "no_room": "Ez a szoba már nem létezik",
+    "started": "A játék már elkezdődött: nézheted",
+    "full": "A szoba megtelt",
+    "seat_taken": "Ez a hely foglalt",
+    "bad_seat": "Ez a hely nem érvényes",
+    "name_taken": "Ez a név már foglalt ebben a szobában",
+    "not_seated": "Nincs helyed ebben a szobában",
+    "not_creator": "Ezt csak a szoba létrehozója teheti meg",
+    "not_ready": "Még nem áll készen mindenki",
+    "not_full": "Vannak még szabad helyek: indíts botokkal, vagy várj",
+    "not_playing": "A játék nem fut",
+    "too_many_rooms": "Már 5 nyitott szobád van",
+    "too_many_seats": "Túl sok helyed van már nyitott játékokban",
+    "over": "Ebben a szobában véget ért a játék",
+    "illegal": "A szabályok nem engedik ezt a lépést",
+    "not_in_room": "Ülj le vagy nézd a játékot ebben a szobában, hogy beszélhess",
+    "chat_limited": "Lassabban: 2 másodpercenként egy üzenet",
+    "history_limited": "Túl gyors napló-lekérés: próbáld újra egy másodperc múlva",
+    "stale": "Túl késő: ez a döntés már lezárult",
+    "storage": "A szerver nem tudta elmenteni a lépést: semmi sem változott",
+    "internal": "Szerverhiba: semmi sem változott",
+    "unreachable": "A szerver nem válaszol: lehet, hogy leállt, vagy megszakadt a kapcsolat",
+    "disconnected": "Nincs kapcsolat a szerverrel",
+    "refused": "A broker megtagadta a hozzáférést (ellenőrizd az ACL-jeit)",
+    "game_stopped": "A játék leállt: kezdj újat",
+    "other": "A szerver elutasította a kérést ({code})",
+}
+
 CATALOG = Catalog(
     ui=UI,
     card_names=CARD_NAMES_BY_LANG["hu"],
@@ -368,4 +408,5 @@ CATALOG = Catalog(
     role_names=ROLE_NAMES_BY_LANG["hu"],
     footer=FOOTER,
     log=LOG,
+    errors=ERRORS,
 )

@@ -361,6 +361,46 @@ LOG = LogPhrases(
     elim_self="",
 )
 
+#: The host's refusals by error code (client.lang.catalog.REFUSAL_CODES).
+ERRORS = {
+    "too_large": "Richiesta troppo grande",
+    "malformed": "Richiesta illeggibile",
+    "invalid": "Richiesta non valida",
+    "version": "Questo server usa un'altra versione del protocollo: aggiorna il client",
+    "bad_key": "Chiave non valida",
+    "bad_box": "Messaggio non autentico",
+    "padding": "Messaggio non valido",
+    "busy": "Il server è pieno in questo momento: riprova tra poco",
+    "rate_limited": "Troppe richieste: rallenta",
+    "replay": "Richiesta già ricevuta",
+    "no_room": "Questa stanza non esiste più",
+    "started": "La partita è già iniziata: puoi guardarla",
+    "full": "La stanza è piena",
+    "seat_taken": "Quel posto è occupato",
+    "bad_seat": "Quel posto non è valido",
+    "name_taken": "Questo nome è già preso in questa stanza",
+    "not_seated": "Non hai un posto in questa stanza",
+    "not_creator": "Solo chi ha creato la stanza può farlo",
+    "not_ready": "Non tutti sono pronti",
+    "not_full": "Ci sono posti liberi: inizia con i bot, o aspetta",
+    "not_playing": "La partita non è in corso",
+    "too_many_rooms": "Hai già 5 stanze aperte",
+    "too_many_seats": "Hai già troppi posti in partite aperte",
+    "over": "La partita in questa stanza è finita",
+    "illegal": "Le regole non consentono questa mossa",
+    "not_in_room": "Siediti o guarda in questa stanza per parlare",
+    "chat_limited": "Piano con la chat: un messaggio ogni 2 secondi",
+    "history_limited": "Cronaca chiesta troppo in fretta: riprova tra un secondo",
+    "stale": "Troppo tardi: quella decisione è già passata",
+    "storage": "Il server non ha potuto salvare la mossa: nulla è cambiato",
+    "internal": "Errore del server: nulla è cambiato",
+    "unreachable": "Il server non risponde: forse è spento, o la connessione è persa",
+    "disconnected": "Non connesso al server",
+    "refused": "Il broker ha negato l'accesso (controlla le sue ACL)",
+    "game_stopped": "La partita si è fermata: iniziane una nuova",
+    "other": "Il server ha rifiutato la richiesta ({code})",
+}
+
 CATALOG = Catalog(
     ui=UI,
     card_names=CARD_NAMES_BY_LANG["it"],
@@ -369,4 +409,5 @@ CATALOG = Catalog(
     role_names=ROLE_NAMES_BY_LANG["it"],
     footer=FOOTER,
     log=LOG,
+    errors=ERRORS,
 )

@@ -126,7 +126,8 @@ class LobbyScreen(Screen[None]):
             elif isinstance(update, LobbyUpdate):
                 self._show_rooms(update.rooms)
             elif isinstance(update, p.Error | p.PublicError):
-                self.notify(clean(update.message), severity="error", markup=False)
+                self.notify(clean(self.i18n.refusal(update.code, update.message)),
+                            severity="error", markup=False)
             elif isinstance(update, p.Chat):
                 if update.room == self._talk_room():
                     self.chat.add(chat_line(update))
@@ -155,7 +156,7 @@ class LobbyScreen(Screen[None]):
                     self.on_connected()
             self._show_rooms(await self.remote.list_rooms())
         except (RemoteError, TimeoutError) as problem:
-            self._status(f"{self.i18n.t('reconnecting')} ({problem})")
+            self._status(f"{self.i18n.t('reconnecting')} ({self.i18n.problem(problem)})")
             return
         intent, self.intent = self.intent, LobbyIntent()
         if intent.create:
@@ -268,7 +269,7 @@ class LobbyScreen(Screen[None]):
         try:
             return await request
         except (RemoteError, TimeoutError) as refusal:
-            self.notify(clean(getattr(refusal, "message", str(refusal))), severity="error",
+            self.notify(clean(self.i18n.problem(refusal)), severity="error",
                         markup=False)
             return None
 

@@ -211,7 +211,7 @@ class TableScreen(Screen[None]):
             await self.session.start()
         except (OSError, TimeoutError, RemoteError) as problem:
             self.status_bar.status = "disconnected"
-            text = self.i18n.t("no_start", reason=str(problem) or type(problem).__name__)
+            text = self.i18n.t("no_start", reason=self.i18n.problem(problem))
             self._set_info(text)
             self.notify(clean(text), severity="error", timeout=30, markup=False)
             return
@@ -219,7 +219,7 @@ class TableScreen(Screen[None]):
             if isinstance(event, ViewUpdate):
                 self.show_update(event)
             elif isinstance(event, Refused):
-                self.refused(event.reason)
+                self.refused(self.i18n.refusal(event.code, event.reason))
             elif isinstance(event, Notice):
                 self._set_info(self.i18n.t(event.key))
                 self.notify(self.i18n.t(event.key), severity="warning", markup=False)

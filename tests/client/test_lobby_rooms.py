@@ -123,3 +123,21 @@ async def test_the_creator_goes_back_to_the_lobby_and_returns(host, config_dir) 
         await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None,
                     what="the table again")
         assert table_of(app).view.viewer == seat  # type: ignore[union-attr]
+
+
+async def test_a_refusal_reads_in_the_players_language(host, config_dir,  # noqa: ANN001
+                                                      tmp_path) -> None:  # noqa: ANN001
+    """The host's refusals are English; the lobby says them in the player's language."""
+    async with Player(host.url, tmp_path / "bob") as bob:
+        room = await bob.remote.create_room("Saloon", seats=4)
+        await bob.remote.join(room.id, "Rosa")
+        app = lobby_app(host.url, config_dir, "rosa", lang="it")  # a namesake, any case
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            lobby = app.screen
+            table = lobby.query_one("#rooms", DataTable)
+            await until(pilot, lambda: table.row_count == 1, what="the room")
+            await pilot.press("enter")
+            await until(pilot, lambda: any("Questo nome è già preso in questa stanza"
+                                           in str(n.message) for n in app._notifications),
+                        what="the refusal in Italian")
+            assert lobby.my_room is None  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from client.cli import build_parser
 from client.commands.common import remember_broker, settings_for
 from client.i18n import CATALOGS, LANGUAGES, I18n
+from client.lang.catalog import REFUSAL_CODES
 from client.log_writer import describe_event
 from client.render import describe_action, describe_decision
 from client.settings import DEFAULT_BROKER, Settings, load_settings, save_settings
@@ -27,6 +28,8 @@ from shared.events import redact
 from shared.model import Event
 from shared.setup import Setup
 from shared.views import view
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def log_line(lang: str, event: Event, table, viewer: int | None) -> str:  # noqa: ANN001
@@ -77,6 +80,23 @@ def test_every_language_has_every_text() -> None:
         assert catalog.log.default_chosen.keys() == italian.log.default_chosen.keys(), lang
     with pytest.raises(ValueError):
         I18n("fr")
+
+
+def test_every_refusal_reads_in_every_language() -> None:
+    """Each error code of docs/PROTOCOL.md (and of the client library) has its sentence in
+    every language but English, which shows the host's own message."""
+    documented = set(re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \| (?:clear|sealed)",
+                                (ROOT / "docs" / "PROTOCOL.md").read_text(), re.MULTILINE))
+    codes = {code for pair in documented for code in pair if code}
+    assert codes and codes <= REFUSAL_CODES
+    assert REFUSAL_CODES - codes == {"unreachable", "disconnected", "refused", "game_stopped"}
+    assert not CATALOGS["en"].errors
+    assert I18n("en").refusal("not_ready", "not ready yet: Bea") == "not ready yet: Bea"
+    for lang in LANGUAGES:
+        if lang != "en":
+            assert CATALOGS[lang].errors.keys() == REFUSAL_CODES | {"other"}, lang
+            assert "{code}" in CATALOGS[lang].errors["other"], lang
+            assert "Bea" not in I18n(lang).refusal("not_ready", "not ready yet: Bea")
 
 
 def _width_allowed(english: str, italian: str) -> int:
