@@ -24,6 +24,10 @@ from shared.events import DRIVER_EVENTS
 from shared.model import Action, Event
 from shared.views import TableView
 
+#: A history page refused as asked too fast is asked again after a second, so many times at most.
+HISTORY_TRIES = 5
+HISTORY_RETRY_DELAY = 1.0
+
 
 class LogFeed:
     """Which of a room's events the log holds, so that the game so far (the host's `history`)
@@ -172,12 +176,20 @@ class RemoteSession(Session):
         self.emit(ViewUpdate(update.view, log, update.deadline, events, update.keys))
 
     async def _history(self, feed: LogFeed) -> None:
-        """The game so far, for the log; a page the host refused leaves the log as it is."""
+        """The game so far, for the log; a page the host refused leaves the log as it is.
+        Asked too fast (the host's budget for pages), it is asked again a second later."""
         room, start = self.room, feed.count or 0
-        try:
-            page: p.HistoryPage | None = await self.remote.history(room, start)
-        except (RemoteError, TimeoutError):
-            page = None
+        page: p.HistoryPage | None = None
+        for _ in range(HISTORY_TRIES):
+            try:
+                page = await self.remote.history(room, start)
+            except RemoteError as refusal:
+                if refusal.code == "history_limited":
+                    await asyncio.sleep(HISTORY_RETRY_DELAY)
+                    continue
+            except TimeoutError:
+                pass
+            break
         if feed is not self._feed:  # a rematch: another room, another log
             return
         events, again = feed.on_history(page)

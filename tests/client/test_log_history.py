@@ -334,7 +334,7 @@ async def test_a_move_confirmed_while_the_link_is_down_is_sent_when_it_is_back(
 @pytest.mark.parametrize(("code", "told"), [
     ("unreachable", [Notice("move_not_sent")]),  # it may never have reached the host
     ("applied", []),  # it went through; only its answer was lost
-    ("stale", [Refused("too late")]),
+    ("stale", [Refused("too late", "stale")]),
 ])
 async def test_what_the_player_is_told_when_a_move_fails(tmp_path: Path, code: str,
                                                          told: list[SessionEvent]) -> None:
@@ -353,3 +353,40 @@ async def test_what_the_player_is_told_when_a_move_fails(tmp_path: Path, code: s
     while not session._queue.empty():
         seen.append(session._queue.get_nowait())
     assert seen == told
+
+
+async def test_a_history_asked_too_fast_is_asked_again(host, config_dir: Path,  # noqa: ANN001
+                                                      tmp_path: Path) -> None:
+    """The host's budget for history pages is spent just before the spectator's first page:
+    refused (`history_limited`), it is asked again a second later and the log is whole."""
+    refusals: list[str] = []
+
+    class Hurried(Remote):
+        async def history(self, room: str, start: int = 0) -> p.HistoryPage:
+            if not refusals:  # spend the budget first, up to its first refusal
+                while True:
+                    try:
+                        await self.request(p.History(room=room, start=0))
+                    except RemoteError as refusal:
+                        assert refusal.code == "history_limited"
+                        break
+            try:
+                return await super().history(room, start)
+            except RemoteError as refusal:
+                refusals.append(refusal.code)
+                raise
+
+    async with Player(host.url, tmp_path / "bob") as bob:
+        room = await bob_at_a_table(bob)
+        await play(bob, room, 3)
+        remote = Hurried(host.url, config_dir=tmp_path / "eve")
+        await remote.__aenter__()
+        await remote.wait_connected()
+        seen: list[SessionEvent] = []
+        session, reader = await session_of(remote, room, None, seen)
+        await eventually(lambda: logged(seen) == host_events(host, room, None),
+                         "the whole game so far")
+        assert refusals == ["history_limited"]
+        await session.close()
+        reader.cancel()
+        await remote.close()
