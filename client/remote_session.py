@@ -20,7 +20,7 @@ from client.session import (
 )
 from shared import protocol as p
 from shared.describe import describe
-from shared.events import DRIVER_EVENTS
+from shared.events import NOT_IN_HISTORY
 from shared.model import Action, Event
 from shared.views import TableView
 
@@ -34,9 +34,10 @@ class LogFeed:
     comes before the live lines, and every event once.
 
     `count`: how many of the game's events (numbered as `history` numbers them: the rules
-    engine's, from the deal) the log holds; None when that is unknown (a history that could
-    not be had), and then the log goes on with live lines only. `seq`: the room change the log
-    is up to. While a history is on its way, live events wait for it (`on_history`)."""
+    engine's and the host's `time_up`, from the deal) the log holds; None when that is unknown
+    (a history that could not be had), and then the log goes on with live lines only. `seq`:
+    the room change the log is up to. While a history is on its way, live events wait for it
+    (`on_history`)."""
 
     def __init__(self) -> None:
         self.count: int | None = 0
@@ -91,7 +92,7 @@ class LogFeed:
     def _take(self, update: TableUpdate) -> tuple[Event, ...]:
         self.seq = update.seq
         if self.count is not None:
-            self.count += sum(e.kind not in DRIVER_EVENTS for e in update.events)
+            self.count += sum(e.kind not in NOT_IN_HISTORY for e in update.events)
         return update.events
 
 

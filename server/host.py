@@ -32,7 +32,7 @@ from shared import protocol as p
 from shared.bots import BOT_KINDS, Bot, make_bot, tell
 from shared.driver import GameDriver, GameFailed
 from shared.engine import IllegalAction
-from shared.events import DRIVER_EVENTS, game_stopped, redact
+from shared.events import NOT_IN_HISTORY, game_stopped, redact
 from shared.model import Action, Event
 from shared.record import replay
 
@@ -531,14 +531,14 @@ class Host:
             self._stop_game(room)
             raise RoomError("internal", "the host's rules engine failed on this action: the "
                             "game is stopped") from None
-        room.events += [e for e in told if e.kind not in DRIVER_EVENTS]
+        room.events += [e for e in told if e.kind not in NOT_IN_HISTORY]
         if state.winner is not None:
             room.record.status = "over"
             log.info("room %s: game over, %s win", room.id, state.winner)
         room.record.seq += 1
         room.record.deadline = self._deadline(room)
         try:
-            self.store.save_action(room, state.actions - 1, seat, decision, action)
+            self.store.save_action(room, state.actions - 1, seat, decision, action, timed_out)
         except sqlite3.Error:
             log.exception("room %s: could not store an action; rolling back by replay", room.id)
             self._reload(room)

@@ -19,6 +19,7 @@ import msgspec
 from server.rooms import Room, RoomRecord
 from shared.crypto import HostKeys
 from shared.engine import apply, start_game
+from shared.events import time_up
 from shared.model import Action
 from shared.record import GameRecord, move_of
 
@@ -27,7 +28,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, record BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, decision INTEGER,
-    action BLOB NOT NULL, PRIMARY KEY (room, n));
+    action BLOB NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, n));
 CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BLOB NOT NULL, ctr INTEGER NOT NULL);
 """
 
@@ -68,6 +69,9 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}
+        if "timed_out" not in columns:  # a data file from before timeouts were stored
+            self.db.execute("ALTER TABLE actions ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0")
         self._open = False  # a write transaction is open
 
     def close(self) -> None:
@@ -118,10 +122,11 @@ class Store:
         self._write(_SAVE_ROOM, (room.id, _enc.encode(room.record)))
 
     def save_action(self, room: Room, n: int, seat: int, decision: int | None,
-                    action: Action) -> None:
-        """Store action number `n` of the room's game together with the room record."""
-        self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                    (room.id, n, seat, decision, _enc.encode(action)))
+                    action: Action, timed_out: bool = False) -> None:
+        """Store action number `n` of the room's game together with the room record.
+        `timed_out`: the default the host applied when the seat's time ran out."""
+        self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                    (room.id, n, seat, decision, _enc.encode(action), int(timed_out)))
         self.save_room(room)
 
     def action_count(self, room_id: str) -> int:
@@ -172,11 +177,15 @@ class Store:
             return room
         state, events = start_game(record.setup)
         rows = self.db.execute(
-            "SELECT n, seat, decision, action FROM actions WHERE room=? ORDER BY n", (record.id,)
+            "SELECT n, seat, decision, action, timed_out FROM actions WHERE room=? ORDER BY n",
+            (record.id,)
         )
-        for n, seat, decision, blob in rows:
+        for n, seat, decision, blob, timed_out in rows:
+            action = _action_dec.decode(blob)
+            if timed_out:
+                events.append(time_up(seat, action))
             try:
-                events += apply(state, seat, _action_dec.decode(blob), decision)
+                events += apply(state, seat, action, decision)
             except Exception as exc:
                 raise ReplayError(f"room {record.id}: action {n} does not replay: {exc}") from exc
         room.state, room.events = state, events

@@ -7,8 +7,11 @@ import msgspec
 from shared.model import Action, Event
 
 #: Kinds of the events whoever drives a game adds to the engine's (`time_up`, `game_stopped`):
-#: not in a game record, so not in a room's `history` either.
+#: not in a game record.
 DRIVER_EVENTS = frozenset({"time_up", "game_stopped"})
+#: Of those, the one a room's `history` leaves out: it ends a game the host could not go on
+#: with, and a restarted host would not know of it (a `time_up` is stored with its action).
+NOT_IN_HISTORY = frozenset({"game_stopped"})
 
 
 def time_up(seat: int, default: Action) -> Event:

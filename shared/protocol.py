@@ -435,9 +435,9 @@ class Chat(_Msg, tag="chat"):
 class HistoryPage(_Msg, tag="history"):
     """Events `start` to `start + len(events)` of the game in `room`, of `total` so far, as of
     room change `seq`, redacted for the asker (its own private cards only). The events are the
-    rules engine's, as a game record replays them: without the host's `time_up` and
-    `game_stopped`. An asker whose `start + len(events)` is below `total` asks for the next
-    page."""
+    rules engine's, as a game record replays them, and the host's `time_up` before the events
+    of a default it applied (not `game_stopped`). An asker whose `start + len(events)` is below
+    `total` asks for the next page."""
 
     ref: int
     room: str

@@ -64,7 +64,9 @@ def test_a_game_under_way_is_told_from_the_start_then_live() -> None:
     # The history was read after change 11: change 12 is the only one it lacks.
     events, again = feed.on_history(page(11, 0, ev("x"), ev("y"), ev("a")))
     assert events == (ev("x"), ev("y"), ev("a"), ev("time_up"), ev("b")) and not again
-    assert (feed.count, feed.seq) == (4, 12)  # time_up is the host's, not counted
+    assert (feed.count, feed.seq) == (5, 12)  # time_up is in the history: counted
+    assert feed.on_update(upd(13, ev("game_stopped"))) == ((ev("game_stopped"),), False)
+    assert feed.count == 5  # game_stopped is not
 
 
 def test_a_reconnection_asks_only_for_what_was_missed() -> None:
@@ -109,9 +111,9 @@ def host_events(host: ThreadedServer, room: str, seat: int | None) -> list[Event
 
 
 def logged(events: list[SessionEvent]) -> list[Event]:
-    """What a session gave the log, without the host's own events (not in the history)."""
+    """What a session gave the log, without the host's `game_stopped` (not in the history)."""
     return [e for u in events if isinstance(u, ViewUpdate) for e in u.events
-            if e.kind not in ("time_up", "game_stopped")]
+            if e.kind != "game_stopped"]
 
 
 async def collect(session: RemoteSession, into: list[SessionEvent]) -> None:

@@ -3,6 +3,7 @@ classes and the budgets."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -13,7 +14,7 @@ from server.host import HISTORY_BURST, Host
 from server.store import Store
 from shared import crypto
 from shared import protocol as p
-from shared.events import redact
+from shared.events import redact, time_up
 from shared.model import Event
 from shared.record import replay
 
@@ -153,21 +154,54 @@ async def test_a_stranger_asking_again_and_again_is_refused_and_nobody_else(host
     play_one(host, clients, room)  # the host goes on
 
 
-async def test_time_up_is_not_in_the_history_and_a_restart_keeps_it(
+async def test_time_up_is_in_the_history_and_a_restart_keeps_it(
         host: Host, store: Store, tmp_path: Path) -> None:
+    """The engine's events as the record replays them, and the host's `time_up` in its place:
+    before the events of the default it applied."""
     clients, room = table(host, turn_timeout=30)
     start(clients, room)
     played(host, clients, room, 5)
     decision = host.rooms[room].state.pending
+    seen = len(host.rooms[room].events)
     host._timeout(room, decision.id)
     played(host, clients, room, 5)
     _, before = whole(clients[0], room)
-    assert all(e.kind != "time_up" for e in before)
-    assert before == [redact(e, 0) for e in recorded(host, room)]
+    assert [e.kind for e in before].count("time_up") == 1
+    assert before[seen] == time_up(decision.seat, decision.default)
+    assert [e for e in before if e.kind != "time_up"] == \
+        [redact(e, 0) for e in recorded(host, room)]
     host.flush()
     store.close()
     again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
     clients[0].move_to(again)
     _, after = whole(clients[0], room)
     assert after == before
+    again.store.close()
+
+
+async def test_a_data_file_from_before_stored_timeouts_still_loads(
+        host: Host, store: Store, tmp_path: Path) -> None:
+    """Its actions table has no `timed_out` column: the host adds it and replays the games."""
+    clients, room = table(host, turn_timeout=30)
+    start(clients, room)
+    played(host, clients, room, 5)
+    _, before = whole(clients[0], room)
+    host.flush()
+    store.close()
+    path = tmp_path / "host.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE old AS SELECT room, n, seat, decision, action FROM actions;
+        DROP TABLE actions;
+        CREATE TABLE actions (room TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
+            decision INTEGER, action BLOB NOT NULL, PRIMARY KEY (room, n));
+        INSERT INTO actions SELECT * FROM old;
+        DROP TABLE old;
+    """)
+    db.close()
+    again = Host(Store(path), bot_delay=0.0)
+    clients[0].move_to(again)
+    _, after = whole(clients[0], room)
+    assert after == before
+    play_one(again, clients, room)  # and it stores new actions
     again.store.close()
