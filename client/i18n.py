@@ -58,7 +58,7 @@ class I18n:
         """Why something was refused, for a person: this language's text for the error code,
         or the host's own `message` (English, and in English the more telling one)."""
         errors = self.catalog.errors
-        if not errors:
+        if not errors or not code:
             return message
         return errors[code] if code in errors else errors["other"].format(code=code)
 

@@ -44,10 +44,11 @@ class ViewUpdate:
 @dataclass(frozen=True, slots=True)
 class Refused:
     """The host refused something: `reason` is for a person (English), `code` its error code
-    (docs/PROTOCOL.md), from which the screens say it in the player's language."""
+    (docs/PROTOCOL.md), from which the screens say it in the player's language ("": none,
+    the reason is shown as it is)."""
 
     reason: str
-    code: str = "other"
+    code: str = ""
 
 
 @dataclass(frozen=True, slots=True)
