@@ -200,8 +200,11 @@ async def test_a_data_file_from_before_stored_timeouts_still_loads(
     """)
     db.close()
     again = Host(Store(path), bot_delay=0.0)
-    clients[0].move_to(again)
+    for client in clients:
+        client.move_to(again)
     _, after = whole(clients[0], room)
     assert after == before
+    stored = again.store.action_count(room)
     play_one(again, clients, room)  # and it stores new actions
+    assert again.store.action_count(room) > stored
     again.store.close()
