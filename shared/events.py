@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from shared.event_kinds import action_code
 from shared.model import Action, Event
 
 #: Kinds of the events whoever drives a game adds to the engine's (`time_up`, `game_stopped`):
@@ -13,9 +14,9 @@ DRIVER_EVENTS = frozenset({"time_up", "game_stopped"})
 
 def time_up(seat: int, default: Action) -> Event:
     """Not an engine event: whoever drives the game (the host, an offline session) puts it
-    before the events of the default answer applied because `seat`'s time ran out; `note` is
+    before the events of the default answer applied because `seat`'s time ran out; `default` is
     that answer's kind (its own events say the rest; ending the turn may have none yet)."""
-    return Event(kind="time_up", seat=seat, note=default.kind)
+    return Event(kind="time_up", seat=seat, default=action_code(default.kind))
 
 
 def game_stopped() -> Event:

@@ -73,7 +73,9 @@ def test_every_language_has_every_text() -> None:
         assert catalog.footer.keys() == italian.footer.keys(), lang
         assert catalog.log is not None and italian.log is not None
         assert catalog.log.lines.keys() == EVENT_KINDS, lang
-        assert catalog.log.notes.keys() == italian.log.notes.keys(), lang
+        for table in ("how", "purposes", "sources", "zones", "discard_reasons"):
+            assert getattr(catalog.log, table).keys() == getattr(italian.log, table).keys(), \
+                (lang, table)
         assert catalog.log.default_chosen.keys() == italian.log.default_chosen.keys(), lang
     with pytest.raises(ValueError):
         I18n("fr")
@@ -112,7 +114,8 @@ def test_every_event_kind_has_a_line_in_every_language(lang: str) -> None:
     bang = next(c.id for c in CARDS if c.key == "bang")
     for kind in EVENT_KINDS:
         event = Event(kind, seat=0, target=1, card=bang, cards=(bang,), count=1, value=2,
-                      note="Barrel")
+                      purpose="barrel", role="outlaw", side="outlaws", zone="hand",
+                      default="end_turn", reason="skipped")
         line = log_line(lang, event, state, 0)
         english = describe(event, state, 0)
         assert line != english and not line.startswith(f"{kind}:"), (kind, line)
