@@ -4,9 +4,9 @@ Every word comes from the event's codes (shared.event_kinds) through the catalog
 
 from __future__ import annotations
 
-from client.lang.catalog import Catalog, LogPhrases
 from collections.abc import Mapping
 
+from client.lang.catalog import Catalog, LogPhrases
 from shared.cards import CARDS, SUIT_SYMBOL
 from shared.characters import CHARACTERS
 from shared.event_kinds import CHARACTER_CODES

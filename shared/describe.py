@@ -166,7 +166,8 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "jose":
         return f"{seat} (José Delgado) discards {card} for 2 cards"
     if k == "time_up":
-        return f"Time ran out for {seat}: {_DEFAULT_CHOSEN.get(e.default or '', 'the default is chosen')}"
+        chosen = _DEFAULT_CHOSEN.get(e.default or "", "the default is chosen")
+        return f"Time ran out for {seat}: {chosen}"
     if k == "game_stopped":
         return "The game stopped: the rules engine failed on the last move. Nothing more can " \
             "be played at this table."
