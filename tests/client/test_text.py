@@ -23,6 +23,7 @@ from shared.characters import CHARACTERS
 from shared.describe import describe
 from shared.engine import apply, start_game
 from shared.engine.refs import parse_ref
+from shared.event_kinds import CHARACTER_CODES, VOCABULARIES, DiscardReason, codes
 from shared.events import redact
 from shared.model import Event
 from shared.setup import Setup
@@ -73,9 +74,14 @@ def test_every_language_has_every_text() -> None:
         assert catalog.footer.keys() == italian.footer.keys(), lang
         assert catalog.log is not None and italian.log is not None
         assert catalog.log.lines.keys() == EVENT_KINDS, lang
-        for table in ("how", "purposes", "sources", "zones", "discard_reasons"):
-            assert getattr(catalog.log, table).keys() == getattr(italian.log, table).keys(), \
+        words = {"how": VOCABULARIES["how"], "purposes": VOCABULARIES["purpose"],
+                 "sources": VOCABULARIES["source"], "zones": VOCABULARIES["zone"],
+                 "discard_reasons": codes(DiscardReason)}
+        for table, all_codes in words.items():  # a word for every code but a character's
+            assert getattr(catalog.log, table).keys() == all_codes - CHARACTER_CODES, \
                 (lang, table)
+        assert {f"side_{side}" for side in VOCABULARIES["side"]} <= catalog.ui.keys(), lang
+        assert VOCABULARIES["role"] <= catalog.role_names.keys(), lang
         assert catalog.log.default_chosen.keys() == italian.log.default_chosen.keys(), lang
     with pytest.raises(ValueError):
         I18n("fr")
