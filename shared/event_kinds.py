@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal, cast, get_args
 
+from shared.characters import CHARACTERS
+
 #: Every kind of event: the engine's, then the two a game's driver adds (shared.events).
 EventKind = Literal[
     "game_start", "turn_start", "turn_end", "draw", "reshuffle", "flip", "reveal",
@@ -87,9 +89,8 @@ VOCABULARIES: Final[Mapping[str, frozenset[str]]] = {
     "default": codes(ActionKind),
 }
 #: The codes that are character keys (written as the character's name in every language).
-CHARACTER_CODES: Final = frozenset({"bart_cassidy", "black_jack", "chuck_wengam",
-                                    "jose_delgado", "madam_yto", "suzy_lafayette",
-                                    "colorado_bill"})
+CHARACTER_CODES: Final = frozenset(
+    code for vocabulary in VOCABULARIES.values() for code in vocabulary if code in CHARACTERS)
 
 
 @dataclass(frozen=True)
