@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from typing import Final, Literal, Protocol
 
 from shared.cards import CARDS
+from shared.characters import CHARACTERS
+from shared.event_kinds import CHARACTER_CODES
 from shared.events import visible_to
 from shared.model import Event
 from shared.roles import ROLE_NAMES
@@ -36,13 +38,31 @@ def _cards(event: Event, viewer: int | None | Literal["all"]) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
 
-#: What a timed-out player was given, by the default action's kind (the `time_up` note).
+#: What a timed-out player was given, by the default action's kind (the `time_up` default).
 _DEFAULT_CHOSEN = {"end_turn": "the turn ends", "take_hit": "takes the hit",
                    "die": "no Beer to save them", "draw_deck": "draws from the deck"}
 #: Who won, by the side a `game_over` event names (shared.roles).
 _WINNERS = {"sheriff": "the Sheriff and the Deputies win", "outlaws": "the Outlaws win",
             "renegade": "the Renegade wins", "3p_deputy": "the Deputy wins",
             "3p_outlaw": "the Outlaw wins", "3p_renegade": "the Renegade wins"}
+#: How a card was played, when not as itself on its player's turn (a `play`'s `how`).
+HOW = {"as_bang": "as BANG!", "as_missed": "as Missed!", "duel": "in the Duel",
+       "indians": "against Indians!", "survive": "to survive"}
+#: What a "draw!" is for (a `flip`'s and a `lucky_pick`'s `purpose`), but a character's.
+PURPOSES = {"barrel": "Barrel", "dynamite": "Dynamite", "jail": "Jail"}
+#: Why cards are drawn (a `draw`'s `source`), but a character's ability.
+SOURCES = {"reward": "reward"}
+#: Where a card was taken from (the `zone` of a `steal` or a `forced_discard`).
+ZONES = {"hand": "hand", "in_play": "in play"}
+#: Why a card is discarded outside the discard phase (a `discard`'s `reason`).
+DISCARD_REASONS = {"replaced_weapon": "replaced weapon"}
+
+
+def _word(code: str | None, words: dict[str, str]) -> str:
+    """A code as its English word; a character's code as the character's name."""
+    if code in CHARACTER_CODES:
+        return CHARACTERS[code].name
+    return words.get(code or "", "")
 
 
 def describe(event: Event, table: _Table | Sequence[str],
@@ -63,27 +83,29 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "turn_start":
         return f"— Turn {e.value}: {seat} —"
     if k == "turn_end":
-        return f"{seat} ends the turn" + (" (in Jail)" if e.note == "skipped" else "")
+        return f"{seat} ends the turn" + (" (in Jail)" if e.reason == "skipped" else "")
     if k == "draw":
-        source = f" ({e.note})" if e.note else ""
+        source = f" ({_word(e.source, SOURCES)})" if e.source else ""
         return f"{seat} draws {_cards(e, viewer)}{source}"
     if k == "reshuffle":
         return f"The discard pile is shuffled into a new deck ({e.count} cards)"
     if k == "flip":
-        return f"{seat} draws! {card} for {e.note}"
+        purpose = _word(e.purpose, PURPOSES) + (": no card left" if e.card is None else "")
+        return f"{seat} draws! {card} for {purpose}"
     if k == "reveal":
         return f"{seat} shows the second card: {card}"
     if k == "draw_discard":
         return f"{seat} takes {card} from the discard pile"
     if k == "play":
         on = f" on {target}" if e.target is not None and e.target != e.seat else ""
-        how = f" {e.note}" if e.note else ""
+        how = f" {_word(e.how, HOW)}" if e.how else ""
         return f"{seat} plays {card}{how}{on}"
     if k == "equip":
         where = f" in front of {target}" if e.target != e.seat else ""
         return f"{seat} puts {card} in play{where}"
     if k == "discard":
-        return f"{seat} discards {card}" + (f" ({e.note})" if e.note else "")
+        return f"{seat} discards {card}" + (f" ({_word(e.reason, DISCARD_REASONS)})"
+                                            if e.reason == "replaced_weapon" else "")
     if k == "missed":
         return f"{seat} avoids the shot"
     if k == "barrel_saves":
@@ -100,7 +122,7 @@ def describe(event: Event, table: _Table | Sequence[str],
         return f"{seat} survives with {e.value} life"
     if k == "eliminated":
         by = f" by {target}" if e.target is not None and e.target != e.seat else ""
-        return f"{seat} is eliminated{by}: was the {ROLE_NAMES.get(e.note, e.note)}"
+        return f"{seat} is eliminated{by}: was the {ROLE_NAMES.get(e.role or '', '')}"
     if k == "vulture":
         return f"{seat} (Vulture Sam) takes {_cards(e, viewer)} from {target}"
     if k == "discard_all":
@@ -108,7 +130,7 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "penalty":
         return f"{seat} killed a Deputy and discards every card ({e.count})"
     if k == "game_over":
-        return f"Game over: {_WINNERS.get(e.note, e.note)}"
+        return f"Game over: {_WINNERS.get(e.side or '', '')}"
     if k == "dynamite_explodes":
         return f"Dynamite explodes in front of {seat}!"
     if k == "dynamite_passes":
@@ -122,7 +144,7 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "store_pick":
         return f"{seat} takes {card} from the General Store"
     if k == "lucky_pick":
-        return f"{seat} (Lucky Duke) chooses {card} for {e.note}"
+        return f"{seat} (Lucky Duke) chooses {card} for {_word(e.purpose, PURPOSES)}"
     if k == "kit_look":
         return f"{seat} (Kit Carlson) looks at {_cards(e, viewer)}"
     if k == "kit_keep":
@@ -130,9 +152,9 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "give":
         return f"{seat} gives {_cards(e, viewer)} to {target} (Youl Grinner)"
     if k == "steal":
-        return f"{seat} takes {_cards(e, viewer)} from {target} ({e.note})"
+        return f"{seat} takes {_cards(e, viewer)} from {target} ({_word(e.zone, ZONES)})"
     if k == "forced_discard":
-        return f"{seat} makes {target} discard {card} ({e.note})"
+        return f"{seat} makes {target} discard {card} ({_word(e.zone, ZONES)})"
     if k == "fizzle":
         return f"{seat} finds nothing to take from {target}"
     if k == "henry_block":
@@ -144,7 +166,8 @@ def describe(event: Event, table: _Table | Sequence[str],
     if k == "jose":
         return f"{seat} (José Delgado) discards {card} for 2 cards"
     if k == "time_up":
-        return f"Time ran out for {seat}: {_DEFAULT_CHOSEN.get(e.note, 'the default is chosen')}"
+        chosen = _DEFAULT_CHOSEN.get(e.default or "", "the default is chosen")
+        return f"Time ran out for {seat}: {chosen}"
     if k == "game_stopped":
         return "The game stopped: the rules engine failed on the last move. Nothing more can " \
             "be played at this table."

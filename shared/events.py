@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import msgspec
 
+from shared.event_kinds import action_code
 from shared.model import Action, Event
 
-#: Kinds of the events whoever drives a game adds to the engine's (`time_up`, `game_stopped`):
-#: not in a game record.
-DRIVER_EVENTS = frozenset({"time_up", "game_stopped"})
-#: Of those, the one a room's `history` leaves out: it ends a game the host could not go on
-#: with, and a restarted host would not know of it (a `time_up` is stored with its action).
+#: Whoever drives a game adds two kinds of events to the engine's, not in game records:
+#: `time_up` and `game_stopped`. A room's `history` leaves the second out: it ends a game the
+#: host could not go on with, and a restarted host would not know of it (the host stores a
+#: `time_up` with its action).
 NOT_IN_HISTORY = frozenset({"game_stopped"})
 
 
 def time_up(seat: int, default: Action) -> Event:
     """Not an engine event: whoever drives the game (the host, an offline session) puts it
-    before the events of the default answer applied because `seat`'s time ran out; `note` is
+    before the events of the default answer applied because `seat`'s time ran out; `default` is
     that answer's kind (its own events say the rest; ending the turn may have none yet)."""
-    return Event(kind="time_up", seat=seat, note=default.kind)
+    return Event(kind="time_up", seat=seat, default=action_code(default.kind))
 
 
 def game_stopped() -> Event:

@@ -8,6 +8,18 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from shared.event_kinds import (
+    ActionKind,
+    DrawSource,
+    EventKind,
+    FlipPurpose,
+    PlayHow,
+    Reason,
+    Role,
+    Side,
+    Zone,
+)
+
 STATE_VERSION = 1
 
 
@@ -45,9 +57,12 @@ class Decision(Struct, frozen=True, omit_defaults=True):
 
 class Event(Struct, frozen=True, omit_defaults=True):
     """Something that happened. `cards` are visible only to the seats in `private_to` when that
-    is not empty; everyone else learns just `count`."""
+    is not empty; everyone else learns just `count`.
 
-    kind: str
+    The last fields are codes from closed sets, never free text: which kinds carry which
+    fields, and every code, are in shared.event_kinds (and docs/PROTOCOL.md)."""
+
+    kind: EventKind
     seat: int | None = None
     target: int | None = None
     card: int | None = None
@@ -55,7 +70,14 @@ class Event(Struct, frozen=True, omit_defaults=True):
     count: int = 0
     private_to: tuple[int, ...] = ()
     value: int | None = None
-    note: str = ""
+    how: PlayHow | None = None  # play
+    source: DrawSource | None = None  # draw
+    purpose: FlipPurpose | None = None  # flip, lucky_pick
+    zone: Zone | None = None  # steal, forced_discard
+    reason: Reason | None = None  # turn_end, discard
+    role: Role | None = None  # eliminated
+    side: Side | None = None  # game_over
+    default: ActionKind | None = None  # time_up
 
 
 class Player(Struct):
@@ -123,7 +145,7 @@ class LuckyFrame(Struct, tag="lucky"):
 
     seat: int
     cards: list[int]
-    purpose: str
+    purpose: FlipPurpose
 
 
 class KitFrame(Struct, tag="kit"):

@@ -102,7 +102,7 @@ class SimulationResult:
 def _hand_limit_breach(state: GameState, events: Iterable[Event]) -> str | None:
     """The turn_end event records the hand size (value) and life (count) at that moment."""
     for event in events:
-        if event.kind == "turn_end" and event.note == "discard phase":
+        if event.kind == "turn_end" and event.reason == "discard":
             assert event.value is not None and event.seat is not None  # the engine sets them
             if event.value > event.count:
                 name = state.players[event.seat].name

@@ -12,13 +12,25 @@ class LogPhrases:
 
     `lines` has one template per event kind. Its fields: seat, target, card, cards (what the
     viewer may see), all_cards (every card, or the count), count, value, lives (the count with
-    its noun), note (translated), paren_note (" (note)" or nothing), role, side, chosen, and the
-    optional pieces below, each already formatted or empty."""
+    its noun), role, side, chosen, purpose, and the optional pieces below, each already
+    formatted or empty. Every word comes from the event's codes (shared.event_kinds), never
+    from text in the event: a character's code is written as the character's name."""
 
     lines: Mapping[str, str]
-    #: Free-text notes of the engine ("Barrel", "as BANG!"...); an unknown one is shown as is.
-    notes: Mapping[str, str]
-    #: What a timed-out player was given, by the default action's kind; "*" for any other.
+    #: {how}: after a played card, by the play's `how` (a space, then this).
+    how: Mapping[str, str]
+    #: {purpose}: what a "draw!" is for, by its `purpose`, but a character's.
+    purposes: Mapping[str, str]
+    #: {purpose} of a "draw!" that found no card left: "{purpose}: no card left".
+    no_card_left: str
+    #: {paren_source}: " (this)" after a draw, by its `source`, but a character's.
+    sources: Mapping[str, str]
+    #: {paren_zone}: " (this)" after a steal or a forced discard, by its `zone`.
+    zones: Mapping[str, str]
+    #: {paren_reason}: " (this)" after a discard out of the discard phase, by its `reason`.
+    discard_reasons: Mapping[str, str]
+    #: {chosen}: what a timed-out player was given, by the `time_up`'s `default`; "*" for any
+    #: other kind of action.
     default_chosen: Mapping[str, str]
     nobody: str
     nothing: str
@@ -28,8 +40,6 @@ class LogPhrases:
     lives: tuple[str, str]
     #: {jailed}: after turn_end when the turn was skipped in Jail.
     jailed: str
-    #: {how}: " {note}" after a played card, when there is a note.
-    how: str
     #: {on}: " on {target}" after a played card aimed at someone else.
     on: str
     #: {where}: " in front of {target}" after a card put in play in front of someone else.

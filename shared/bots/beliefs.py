@@ -39,9 +39,9 @@ def hostility(event: Event) -> float:
         return 0.0
     if event.kind == "equip":
         return HOSTILITY["jail"] if event.card is not None and KEY[event.card] == "jail" else 0.0
-    if event.kind != "play" or event.card is None or event.note == "in the Duel":
+    if event.kind != "play" or event.card is None or event.how == "duel":
         return 0.0
-    if event.note == "as BANG!":
+    if event.how == "as_bang":
         return HOSTILITY["bang"]
     key = KEY[event.card]
     if key in ("panic", "cat_balou") and event.value is not None:

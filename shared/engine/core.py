@@ -12,6 +12,19 @@ import msgspec
 
 from shared import rng
 from shared.cards import KEY
+from shared.event_kinds import (
+    ActionKind,
+    DrawSource,
+    EventKind,
+    FlipPurpose,
+    PlayHow,
+    Reason,
+    Role,
+    Side,
+    Zone,
+    role_code,
+    side_code,
+)
 from shared.model import (
     Action,
     Decision,
@@ -51,7 +64,14 @@ class EventFields(TypedDict, total=False):
     count: int
     private_to: tuple[int, ...]
     value: int | None
-    note: str
+    how: PlayHow | None
+    source: DrawSource | None
+    purpose: FlipPurpose | None
+    zone: Zone | None
+    reason: Reason | None
+    role: Role | None
+    side: Side | None
+    default: ActionKind | None
 
 
 class DecisionContext(TypedDict, total=False):
@@ -71,7 +91,7 @@ class EngineCore:
 
     # --- events and decisions -----------------------------------------------------------
 
-    def emit(self, kind: str, **fields: Unpack[EventFields]) -> None:
+    def emit(self, kind: EventKind, **fields: Unpack[EventFields]) -> None:
         self.events.append(Event(kind, **fields))
 
     def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
@@ -101,7 +121,7 @@ class EngineCore:
             self.emit("reshuffle", count=len(s.deck))
         return s.deck.pop()
 
-    def draw_to_hand(self, seat: int, n: int, note: str = "") -> list[int]:
+    def draw_to_hand(self, seat: int, n: int, source: DrawSource | None = None) -> list[int]:
         hand = self.s.players[seat].hand
         got = []
         for _ in range(n):
@@ -112,20 +132,22 @@ class EngineCore:
             got.append(card)
         if got:
             self.emit("draw", seat=seat, cards=tuple(got), count=len(got), private_to=(seat,),
-                      note=note)
+                      source=source)
         return got
 
-    def flip(self, seat: int, note: str) -> int:
-        """'Draw!': turn the top card onto the discard pile."""
+    def flip(self, seat: int, purpose: FlipPurpose) -> int:
+        """'Draw!': turn the top card onto the discard pile (a flip event without a card: there
+        was no card left anywhere)."""
         card = self.draw_card()
         if card is None:
-            self.emit("flip", seat=seat, note=note + ": no card left")
+            self.emit("flip", seat=seat, purpose=purpose)
             return FLIP_NOTHING
         self.s.discard.append(card)
-        self.emit("flip", seat=seat, card=card, note=note)
+        self.emit("flip", seat=seat, card=card, purpose=purpose)
         return card
 
-    def draw_check(self, frame: TurnFrame | ShotFrame, seat: int, purpose: str) -> int | None:
+    def draw_check(self, frame: TurnFrame | ShotFrame, seat: int,
+                   purpose: FlipPurpose) -> int | None:
         """The card a "draw!" shows, or None while Lucky Duke is choosing between two.
 
         The chosen card comes back through `frame.drawn`."""
@@ -138,7 +160,7 @@ class EngineCore:
             shown = [c for c in (self.draw_card(), self.draw_card()) if c is not None]
             self.s.discard.extend(shown)
             for card in shown:
-                self.emit("flip", seat=seat, card=card, note=purpose)
+                self.emit("flip", seat=seat, card=card, purpose=purpose)
             if len(shown) == 2:
                 self.s.stack.append(LuckyFrame(seat, shown, purpose))
                 return None
@@ -162,7 +184,7 @@ class EngineCore:
         """Suzy Lafayette draws the moment her hand is empty (checked before every decision)."""
         for p in self.s.players:
             if p.alive and not p.hand and has_ability(self.s, p.seat, "suzy_lafayette"):
-                self.draw_to_hand(p.seat, 1, note="Suzy Lafayette")
+                self.draw_to_hand(p.seat, 1, source="suzy_lafayette")
 
     # --- life ----------------------------------------------------------------------------
 
@@ -179,7 +201,7 @@ class EngineCore:
         p = self.s.players[seat]
         self.lose_life(seat, amount, Event(kind="hit", seat=seat, target=killer, count=amount))
         if has_ability(self.s, seat, "bart_cassidy"):
-            self.draw_to_hand(seat, amount, note="Bart Cassidy")
+            self.draw_to_hand(seat, amount, source="bart_cassidy")
         if has_ability(self.s, seat, "el_gringo") and card_player is not None \
                 and card_player != seat:
             self.s.stack.append(GringoFrame(seat, card_player, amount))
@@ -197,7 +219,7 @@ class EngineCore:
     def beer_played(self) -> None:
         for p in self.s.players:
             if p.alive and has_ability(self.s, p.seat, "madam_yto"):
-                self.draw_to_hand(p.seat, 1, note="Madam Yto")
+                self.draw_to_hand(p.seat, 1, source="madam_yto")
 
     # --- elimination and the end of the game --------------------------------------------
 
@@ -205,7 +227,7 @@ class EngineCore:
         s = self.s
         p = s.players[seat]
         p.alive = False
-        self.emit("eliminated", seat=seat, target=killer, note=p.role)
+        self.emit("eliminated", seat=seat, target=killer, role=role_code(p.role))
         left = p.hand + p.in_play
         p.hand, p.in_play = [], []
         vulture = next((q for q in s.players
@@ -223,7 +245,7 @@ class EngineCore:
         if killer is None or killer == seat or not s.players[killer].alive:
             return
         if s.three_player or p.role == OUTLAW:
-            self.draw_to_hand(killer, 3, note="reward")
+            self.draw_to_hand(killer, 3, source="reward")
         elif p.role == DEPUTY and s.players[killer].role == SHERIFF:
             sheriff = s.players[killer]
             lost = sheriff.hand + sheriff.in_play
@@ -257,7 +279,7 @@ class EngineCore:
         self.s.winner = side
         self.s.winners = winners
         self.s.stack = []
-        self.emit("game_over", note=side, count=len(winners))
+        self.emit("game_over", side=side_code(side), count=len(winners))
         return True
 
     # --- the loop ------------------------------------------------------------------------

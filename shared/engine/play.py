@@ -72,10 +72,10 @@ class PlayMixin(EngineCore):
         s = self.s
         self.discard_from_hand(seat, card)
         s.bangs_played += 1
-        self.emit("play", seat=seat, card=card, target=target, note="as BANG!" if as_bang else "")
+        self.emit("play", seat=seat, card=card, target=target, how="as_bang" if as_bang else None)
         unavoidable = False
         if has_ability(s, seat, "colorado_bill"):
-            flipped = self.flip(seat, "Colorado Bill")
+            flipped = self.flip(seat, "colorado_bill")
             unavoidable = flipped >= 0 and suit_of(s, flipped) == "spades"
         needed = 2 if has_ability(s, seat, "slab_the_killer") else 1
         s.stack.append(ShotFrame(target, seat, card, seat, needed=needed, unavoidable=unavoidable))
@@ -92,14 +92,14 @@ class PlayMixin(EngineCore):
             return
         if kind == "chuck":
             self.lose_life(seat, 1, Event(kind="chuck", seat=seat))
-            self.draw_to_hand(seat, 2, note="Chuck Wengam")
+            self.draw_to_hand(seat, 2, source="chuck_wengam")
             return
         if kind == "jose":
             assert action.card is not None  # every jose option names its card
             s.jose_uses += 1
             self.discard_from_hand(seat, action.card)
             self.emit("jose", seat=seat, card=action.card)
-            self.draw_to_hand(seat, 2, note="José Delgado")
+            self.draw_to_hand(seat, 2, source="jose_delgado")
             return
         card = action.card
         assert card is not None  # every play and play_as_bang option names its card
@@ -118,7 +118,7 @@ class PlayMixin(EngineCore):
             old = weapon_of(s.players[seat])
             if old is not None:
                 self.discard_from_play(seat, old)
-                self.emit("discard", seat=seat, card=old, note="replaced weapon")
+                self.emit("discard", seat=seat, card=old, reason="replaced_weapon")
         s.players[holder].in_play.append(card)
         self.emit("equip", seat=seat, card=card, target=holder)
 

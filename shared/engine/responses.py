@@ -58,7 +58,7 @@ class ResponseMixin(EngineCore):
             s.stack.pop()
             return None
         if frame.step == "barrel":
-            card = self.draw_check(frame, target, "Barrel")
+            card = self.draw_check(frame, target, "barrel")
             if card is None:
                 return None
             frame.step = "ask"
@@ -92,7 +92,7 @@ class ResponseMixin(EngineCore):
             assert action.card is not None  # every Missed! option names its card
             self.discard_from_hand(target, action.card)
             self.emit("play", seat=target, card=action.card,
-                      note="" if KEY[action.card] == "missed" else "as Missed!")
+                      how=None if KEY[action.card] == "missed" else "as_missed")
             frame.needed -= 1
             if frame.needed <= 0:
                 s.stack.pop()
@@ -125,7 +125,7 @@ class ResponseMixin(EngineCore):
         if action.kind == "beer":
             assert action.card is not None  # every Beer option names its card
             self.discard_from_hand(seat, action.card)
-            self.emit("play", seat=seat, card=action.card, note="to survive")
+            self.emit("play", seat=seat, card=action.card, how="survive")
             self.heal(seat)
             self.beer_played()
         elif action.kind == "sid":
@@ -154,7 +154,7 @@ class ResponseMixin(EngineCore):
             assert action.card is not None  # every discard_bang option names its card
             self.s.stack.pop()
             self.discard_from_hand(frame.target, action.card)
-            self.emit("play", seat=frame.target, card=action.card, note="against Indians!")
+            self.emit("play", seat=frame.target, card=action.card, how="indians")
         elif action.kind == "sid":
             self.resolve_sid(frame.target, action)
         else:
@@ -176,7 +176,7 @@ class ResponseMixin(EngineCore):
         if action.kind == "discard_bang":
             assert action.card is not None  # every discard_bang option names its card
             self.discard_from_hand(current, action.card)
-            self.emit("play", seat=current, card=action.card, target=other, note="in the Duel")
+            self.emit("play", seat=current, card=action.card, target=other, how="duel")
             frame.current = other
         elif action.kind == "sid":
             self.resolve_sid(current, action)
@@ -222,7 +222,7 @@ class ResponseMixin(EngineCore):
         below = s.stack[-1]  # the frame that asked for the "draw!" (see EngineCore.draw_check)
         assert isinstance(below, (TurnFrame, ShotFrame))
         below.drawn = action.pick
-        self.emit("lucky_pick", seat=frame.seat, card=action.pick, note=frame.purpose)
+        self.emit("lucky_pick", seat=frame.seat, card=action.pick, purpose=frame.purpose)
 
     def step_kit(self, frame: KitFrame) -> Decision | None:
         options = [Action("put_back", pick=c) for c in frame.cards]
@@ -290,11 +290,11 @@ class ResponseMixin(EngineCore):
             private = (frame.actor, frame.victim) if from_hand else ()
             self.emit("steal", seat=frame.actor, target=frame.victim,
                       cards=(card,), count=1, private_to=private,
-                      note="hand" if from_hand else "in play")
+                      zone="hand" if from_hand else "in_play")
         else:
             s.discard.append(card)
             self.emit("forced_discard", seat=frame.actor, target=frame.victim, card=card,
-                      note="hand" if from_hand else "in play")
+                      zone="hand" if from_hand else "in_play")
 
     def step_gringo(self, frame: GringoFrame) -> None:
         s = self.s

@@ -62,7 +62,7 @@ class TurnMixin(EngineCore):
             if dynamite is None:
                 frame.step = "jail"
                 return None
-            card = self.draw_check(frame, seat, "Dynamite")
+            card = self.draw_check(frame, seat, "dynamite")
             if card is None:
                 return None
             frame.step = "jail"
@@ -81,7 +81,7 @@ class TurnMixin(EngineCore):
             if jail is None:
                 frame.step = "youl"
                 return None
-            card = self.draw_check(frame, seat, "Jail")
+            card = self.draw_check(frame, seat, "jail")
             if card is None:
                 return None
             self.discard_from_play(seat, jail)
@@ -90,7 +90,7 @@ class TurnMixin(EngineCore):
                 frame.step = "youl"
             else:
                 self.emit("jail_stays", seat=seat, card=jail)
-                self.emit("turn_end", seat=seat, note="skipped")
+                self.emit("turn_end", seat=seat, reason="skipped")
                 self.next_turn(seat)
             return None
         if step == "youl":
@@ -111,7 +111,7 @@ class TurnMixin(EngineCore):
             return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
         if step == "discard":
             if len(p.hand) <= p.life:
-                self.emit("turn_end", seat=seat, note="discard phase", value=len(p.hand),
+                self.emit("turn_end", seat=seat, reason="discard", value=len(p.hand),
                           count=p.life)
                 self.next_turn(seat)
                 return None
@@ -154,9 +154,9 @@ class TurnMixin(EngineCore):
             drawn = self.draw_to_hand(seat, 2)
             if len(drawn) == 2:
                 second = drawn[1]
-                self.emit("reveal", seat=seat, card=second, note="Black Jack")
+                self.emit("reveal", seat=seat, card=second)
                 if suit_of(s, second) in ("hearts", "diamonds"):
-                    self.draw_to_hand(seat, 1, note="Black Jack")
+                    self.draw_to_hand(seat, 1, source="black_jack")
             frame.step = "play"
             return None
         self.draw_to_hand(seat, rulebook(s).draw_count(s, seat))

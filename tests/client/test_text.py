@@ -24,6 +24,7 @@ from shared.characters import CHARACTERS
 from shared.describe import describe
 from shared.engine import apply, start_game
 from shared.engine.refs import parse_ref
+from shared.event_kinds import CHARACTER_CODES, VOCABULARIES, DiscardReason, codes
 from shared.events import redact
 from shared.model import Event
 from shared.setup import Setup
@@ -76,7 +77,14 @@ def test_every_language_has_every_text() -> None:
         assert catalog.footer.keys() == italian.footer.keys(), lang
         assert catalog.log is not None and italian.log is not None
         assert catalog.log.lines.keys() == EVENT_KINDS, lang
-        assert catalog.log.notes.keys() == italian.log.notes.keys(), lang
+        words = {"how": VOCABULARIES["how"], "purposes": VOCABULARIES["purpose"],
+                 "sources": VOCABULARIES["source"], "zones": VOCABULARIES["zone"],
+                 "discard_reasons": codes(DiscardReason)}
+        for table, all_codes in words.items():  # a word for every code but a character's
+            assert getattr(catalog.log, table).keys() == all_codes - CHARACTER_CODES, \
+                (lang, table)
+        assert {f"side_{side}" for side in VOCABULARIES["side"]} <= catalog.ui.keys(), lang
+        assert VOCABULARIES["role"] <= catalog.role_names.keys(), lang
         assert catalog.log.default_chosen.keys() == italian.log.default_chosen.keys(), lang
     with pytest.raises(ValueError):
         I18n("fr")
@@ -132,7 +140,8 @@ def test_every_event_kind_has_a_line_in_every_language(lang: str) -> None:
     bang = next(c.id for c in CARDS if c.key == "bang")
     for kind in EVENT_KINDS:
         event = Event(kind, seat=0, target=1, card=bang, cards=(bang,), count=1, value=2,
-                      note="Barrel")
+                      purpose="barrel", role="outlaw", side="outlaws", zone="hand",
+                      default="end_turn", reason="skipped")
         line = log_line(lang, event, state, 0)
         english = describe(event, state, 0)
         assert line != english and not line.startswith(f"{kind}:"), (kind, line)

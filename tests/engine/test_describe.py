@@ -17,7 +17,7 @@ NAMES = ["Ann", "Bob", "Cid", "Dee"]
     ("3p_deputy", "Game over: the Deputy wins"),
 ])
 def test_the_winners_are_named_with_the_right_verb(side: str, line: str) -> None:
-    assert describe(Event("game_over", note=side), NAMES) == line
+    assert describe(Event("game_over", side=side), NAMES) == line
 
 
 def test_a_challenger_who_loses_his_own_duel() -> None:

@@ -30,7 +30,7 @@ def _rule_problems(state: GameState, events: list[Event]) -> list[str]:
     """shared.invariants' checks, the hand limit at the end of a turn, and the decision API."""
     found = problems(state)
     for event in events:
-        if event.kind == "turn_end" and event.note == "discard phase" \
+        if event.kind == "turn_end" and event.reason == "discard" \
                 and (event.value is None or event.value > event.count):
             found.append(f"seat {event.seat} ended the turn with {event.value} cards and "
                          f"{event.count} life")

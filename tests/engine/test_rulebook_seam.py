@@ -171,14 +171,14 @@ class Bleeding(Rulebook):
     """Whoever loses life draws a card for each point lost."""
 
     def life_lost(self, engine: EngineCore, seat: int, amount: int) -> None:
-        engine.draw_to_hand(seat, amount, note="bleeding")
+        engine.draw_to_hand(seat, amount)
 
 
 class Wages(Rulebook):
     """Whoever ends a turn draws a card."""
 
     def turn_ended(self, engine: EngineCore, seat: int) -> None:
-        engine.draw_to_hand(seat, 1, note="wages")
+        engine.draw_to_hand(seat, 1)
 
 
 class Rounds(Rulebook):
@@ -186,7 +186,7 @@ class Rounds(Rulebook):
 
     def round_started(self, engine: EngineCore, seat: int) -> None:
         for p in engine.s.players:
-            engine.draw_to_hand(p.seat, 1, note="new round")
+            engine.draw_to_hand(p.seat, 1)
 
 
 class DoubleHealingState(GameState):

@@ -268,15 +268,15 @@ def test_dynamite_passes_over_the_eliminated() -> None:
     t.act(0, "end_turn")  # seat 1 is gone: seat 2 plays, then seat 3, then seat 0 again
     t.act(2, "end_turn")
     t.act(3, "end_turn")
-    assert t.find("flip")[0].note == "Dynamite" and t.life(0) == 5
+    assert t.find("flip")[0].purpose == "dynamite" and t.life(0) == 5
     assert t.in_play(2) == ["Dynamite 2♥"]  # left of seat 0, past the dead seat 1
 
 
 def test_dynamite_is_checked_before_jail() -> None:
     t = Table(4, in_play={1: ["Jail 10♠", "Dynamite"]}, deck=["Volcanic 10♠", "Beer 6♥"],
               turn=1, start="start")
-    flips = [e.note for e in t.find("flip", t.events)]
-    assert flips == ["Dynamite", "Jail"]
+    flips = [e.purpose for e in t.find("flip", t.events)]
+    assert flips == ["dynamite", "jail"]
     assert "jail_escape" in t.kinds(t.events) and t.waiting() == (1, "play")
 
 
@@ -285,8 +285,8 @@ def test_dynamite_damage_is_caused_by_nobody_no_outlaw_bounty() -> None:
               start="start")
     t.act(2, "die")
     eliminated = t.find("eliminated")[0]
-    assert eliminated.seat == 2 and eliminated.target is None and eliminated.note == "outlaw"
-    assert not [e for e in t.last if e.kind == "draw" and e.note == "reward"]
+    assert eliminated.seat == 2 and eliminated.target is None and eliminated.role == "outlaw"
+    assert not [e for e in t.last if e.kind == "draw" and e.source == "reward"]
     assert t.state.turn == 3 and t.waiting()[0] == 3  # eliminated on his turn: play passes on
 
 

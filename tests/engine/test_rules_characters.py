@@ -394,7 +394,7 @@ def test_colorado_bill_on_spades_cannot_be_avoided(flip: str, avoidable: bool) -
     t = Table(["colorado_bill", None, None, None], hands={0: ["BANG! A♠"], 1: ["Missed! 3♠"]},
               in_play={1: ["Barrel"]}, deck=[flip])
     t.play(0, "BANG! A♠", target=1)
-    assert t.find("flip")[0].note == "Colorado Bill"
+    assert t.find("flip")[0].purpose == "colorado_bill"
     expected = {"barrel", "missed", "take_hit"} if avoidable else {"take_hit"}
     assert t.option_kinds() == expected
 

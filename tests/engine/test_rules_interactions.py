@@ -148,7 +148,7 @@ def test_the_duel_player_caused_the_damage_so_the_challenged_earns_no_bounty() -
     t.act(2, "take_hit")
     t.act(2, "die")
     assert t.find("eliminated")[0].target == 2
-    assert not [e for e in t.last if e.note == "reward"]  # none for the Outlaw who won
+    assert not [e for e in t.last if e.source == "reward"]  # none for the Outlaw who won
 
 
 def test_the_duel_player_earns_the_bounty_when_the_challenged_falls() -> None:

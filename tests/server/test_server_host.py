@@ -203,7 +203,7 @@ async def test_decision_timeout_applies_the_default(host: Host) -> None:
     clients[0].view_of(room)
     timed = [u.events for u in clients[0].updates if u.events and u.events[0].kind == "time_up"]
     assert timed and timed[0][0].seat == first.seat
-    assert timed[0][0].note == first.default.kind
+    assert timed[0][0].default == first.default.kind
     assert all(e.kind != "time_up" for u in clients[0].updates for e in u.events[1:])
 
 
