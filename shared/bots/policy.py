@@ -17,6 +17,9 @@ from shared.model import Action, Event
 from shared.views import TableView
 
 DIE_SCORE = -100.0
+#: Sid Ketchum's ability where healing can wait (picking a card, giving one): the decisions
+#: in `_WEIGHS_SID` weigh it; elsewhere it waits for one of those.
+SID_LATER = -1.0
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,10 @@ class ScoringBot:
         if len(view.options) == 1:
             return view.options[0]
         sit = situation(view, self._beliefs.roles(view, self.skill.infer))
-        scorer = _SCORERS.get(view.pending.kind, _score_default)
-        scores = [scorer(sit, option, self.skill.careful) for option in view.options]
+        kind = view.pending.kind
+        scorer = _SCORERS.get(kind, _score_default)
+        scores = [SID_LATER if option.kind == "sid" and kind not in _WEIGHS_SID
+                  else scorer(sit, option, self.skill.careful) for option in view.options]
         return self._best(view, scores)
 
     def _best(self, view: TableView, scores: list[float]) -> Action:
@@ -170,6 +175,9 @@ def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
         value += 3.0
     return -value
 
+
+_WEIGHS_SID = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
+                         "respond_duel"})
 
 _SCORERS = {
     "play": score_play,

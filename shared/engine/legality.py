@@ -157,10 +157,6 @@ _PLAY: dict[str, Check] = {
     "jose": check_jose,
 }
 
-#: The decisions, besides the play phase, where Sid Ketchum is offered his ability.
-_SID_AT = frozenset({"respond_shot", "dying", "respond_indians", "respond_duel", "discard"})
-
-
 # --- the reader ------------------------------------------------------------------------------
 
 def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
@@ -176,7 +172,7 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
     check: Check | None = None
     if decision.kind == "play":
         check = _PLAY.get(action.kind)
-    elif action.kind == "sid" and decision.kind in _SID_AT:
+    elif action.kind == "sid":  # offered at every decision (PlayMixin.ask)
         check = check_sid
     elif decision.kind == "dying" and action.kind == "beer":
         check = check_beer_to_survive

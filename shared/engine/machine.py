@@ -31,6 +31,12 @@ class Engine(TurnMixin, PlayMixin, ResponseMixin):
         return _STEP[type(frame)](self, frame)
 
     def resolve(self, action: Action) -> None:
+        """Answer the pending decision. Sid Ketchum's ability answers none: he heals, and the
+        same decision is asked again (his cards and life changed)."""
+        if action.kind == "sid":
+            assert self.s.pending is not None  # apply() refuses earlier when nothing is pending
+            self.resolve_sid(self.s.pending.seat, action)
+            return
         frame = self.s.stack[-1]
         _RESOLVE[type(frame)](self, frame, action)
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Unpack
 
 from shared.cards import BLUE, KEY, WEAPON_REACH
 from shared.engine.card_rules import CARD_RULES
-from shared.engine.core import EngineCore
+from shared.engine.core import DecisionContext, EngineCore
 from shared.engine.legality import (
     CHUCK,
     END_TURN,
@@ -17,6 +18,7 @@ from shared.engine.legality import (
 )
 from shared.model import (
     Action,
+    Decision,
     Event,
     ShotFrame,
     StoreFrame,
@@ -28,6 +30,13 @@ from shared.rules import seats_from, weapon_of
 
 class PlayMixin(EngineCore):
     # --- what may be done ----------------------------------------------------------------
+
+    def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
+            **context: Unpack[DecisionContext]) -> Decision:
+        """Every decision, with Sid Ketchum's ability after its own options: he may use it at
+        any moment (seed 000), so whenever he holds a decision."""
+        default = default if default is not None else options[-1]
+        return super().ask(seat, kind, [*options, *self.sid_options(seat)], default, **context)
 
     def sid_options(self, seat: int) -> list[Action]:
         if ready_sid(self.s, seat) is not None:
@@ -52,7 +61,6 @@ class PlayMixin(EngineCore):
             rule = CARD_RULES.get(key)
             if rule is not None:
                 options.extend(rule.offers(s, seat, card))
-        options += self.sid_options(seat)
         if check_chuck(s, seat, CHUCK) is None:
             options.append(CHUCK)
         if ready_jose(s, seat) is None:
@@ -86,9 +94,6 @@ class PlayMixin(EngineCore):
         kind = action.kind
         if kind == "end_turn":
             frame.step = "discard"
-            return
-        if kind == "sid":
-            self.resolve_sid(seat, action)
             return
         if kind == "chuck":
             self.lose_life(seat, 1, Event(kind="chuck", seat=seat))

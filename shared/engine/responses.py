@@ -3,8 +3,6 @@ Indians!, fatal hits, General Store picks, Lucky Duke, Kit Carlson, Youl Grinner
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from shared.cards import KEY
 from shared.engine.core import EngineCore
 from shared.engine.legality import check_beer_to_survive
@@ -32,10 +30,6 @@ DIE = Action("die")
 
 
 class ResponseMixin(EngineCore):
-    if TYPE_CHECKING:  # provided by PlayMixin (shared.engine.play)
-        def sid_options(self, seat: int) -> list[Action]: ...
-        def resolve_sid(self, seat: int, action: Action) -> None: ...
-
     def bang_cards_for_discard(self, seat: int) -> list[int]:
         """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
         p = self.s.players[seat]
@@ -76,7 +70,6 @@ class ResponseMixin(EngineCore):
             if frame.barrels_used < barrel_draws(s, target):
                 options.append(Action("barrel"))
             options.extend(Action("missed", card=c) for c in self.missed_cards(target))
-        options += self.sid_options(target)
         options.append(TAKE_HIT)
         return self.ask(target, "respond_shot", options, TAKE_HIT, source=frame.source,
                         card=frame.card, needed=frame.needed)
@@ -97,8 +90,6 @@ class ResponseMixin(EngineCore):
             if frame.needed <= 0:
                 s.stack.pop()
                 self.emit("missed", seat=target, target=frame.source)
-        elif kind == "sid":
-            self.resolve_sid(target, action)
         else:
             s.stack.pop()
             self.damage(target, 1, frame.source, frame.card_player)
@@ -114,7 +105,6 @@ class ResponseMixin(EngineCore):
             return None
         beers = (Action("beer", card=c) for c in p.hand if KEY[c] == "beer")
         options = [a for a in beers if check_beer_to_survive(s, frame.seat, a) is None]
-        options += self.sid_options(frame.seat)
         default = options[0] if options and options[0].kind == "beer" else DIE
         options.append(DIE)
         return self.ask(frame.seat, "dying", options, default, source=frame.killer,
@@ -128,8 +118,6 @@ class ResponseMixin(EngineCore):
             self.emit("play", seat=seat, card=action.card, how="survive")
             self.heal(seat)
             self.beer_played()
-        elif action.kind == "sid":
-            self.resolve_sid(seat, action)
         else:
             self.s.stack.pop()
             self.eliminate(seat, frame.killer)
@@ -138,7 +126,6 @@ class ResponseMixin(EngineCore):
 
     def discard_bang_options(self, seat: int) -> list[Action]:
         options = [Action("discard_bang", card=c) for c in self.bang_cards_for_discard(seat)]
-        options += self.sid_options(seat)
         options.append(TAKE_HIT)
         return options
 
@@ -155,8 +142,6 @@ class ResponseMixin(EngineCore):
             self.s.stack.pop()
             self.discard_from_hand(frame.target, action.card)
             self.emit("play", seat=frame.target, card=action.card, how="indians")
-        elif action.kind == "sid":
-            self.resolve_sid(frame.target, action)
         else:
             self.s.stack.pop()
             self.damage(frame.target, 1, frame.source, frame.source)
@@ -178,8 +163,6 @@ class ResponseMixin(EngineCore):
             self.discard_from_hand(current, action.card)
             self.emit("play", seat=current, card=action.card, target=other, how="duel")
             frame.current = other
-        elif action.kind == "sid":
-            self.resolve_sid(current, action)
         else:
             # RULES.md: the player who played the Duel caused the damage, even his own.
             self.s.stack.pop()

@@ -33,8 +33,6 @@ def is_heart(state: GameState, card: int) -> bool:
 class TurnMixin(EngineCore):
     if TYPE_CHECKING:  # provided by PlayMixin (shared.engine.play)
         def play_options(self, seat: int) -> list[Action]: ...
-        def sid_options(self, seat: int) -> list[Action]: ...
-        def resolve_sid(self, seat: int, action: Action) -> None: ...
         def resolve_play(self, frame: TurnFrame, action: Action) -> None: ...
 
     def step_turn(self, frame: TurnFrame) -> Decision | None:
@@ -116,7 +114,6 @@ class TurnMixin(EngineCore):
                 self.next_turn(seat)
                 return None
             options = [Action("discard", card=c) for c in p.hand]
-            options += self.sid_options(seat)
             return self.ask(seat, "discard", options, options[0])
         raise AssertionError(f"unknown turn step {step!r}")
 
@@ -183,11 +180,8 @@ class TurnMixin(EngineCore):
         if frame.step == "draw":
             self.resolve_draw_source(frame, action)
         elif frame.step == "discard":
-            if action.kind == "discard":
-                assert action.card is not None  # every discard option names its card
-                self.discard_from_hand(frame.seat, action.card)
-                self.emit("discard", seat=frame.seat, card=action.card)
-            else:
-                self.resolve_sid(frame.seat, action)
+            assert action.card is not None  # every discard option names its card
+            self.discard_from_hand(frame.seat, action.card)
+            self.emit("discard", seat=frame.seat, card=action.card)
         else:
             self.resolve_play(frame, action)

@@ -440,3 +440,43 @@ def test_sid_ketchum_names_two_copies_of_the_same_card() -> None:
               hands={1: ["Missed! 2♠", "Beer 6♥", "Missed! 3♠"]})
     t.act(1, "sid", cards=["Missed!", "Missed!"])
     assert t.life(1) == 4 and t.hand(1) == ["Beer 6♥"]
+
+
+def test_sid_ketchum_heals_before_he_picks_at_the_general_store() -> None:
+    """Any moment: while a General Store waits for his pick, he heals and then picks."""
+    shown = ["Beer 6♥", "Missed! 2♠", "BANG! Q♥", "Barrel Q♠"]
+    t = Table([None, None, None, "sid_ketchum"], life={3: 2}, turn=2,
+              hands={2: ["General Store"], 3: ["Panic! J♥", "Duel J♠"]}, deck=shown)
+    t.play(2, "General Store")
+    t.act(2, "pick", pick="Barrel Q♠")
+    assert t.waiting() == (3, "store_pick") and t.can(3, "sid")
+    t.act(3, "sid", cards=["Panic! J♥", "Duel J♠"])
+    assert t.life(3) == 3 and t.waiting() == (3, "store_pick") and len(t.pending.shown) == 3
+    t.act(3, "pick", pick="Beer 6♥")
+    assert t.hand(3) == ["Beer 6♥"] and t.waiting() == (0, "store_pick")
+
+
+def test_sid_ketchum_heals_with_the_card_youl_grinner_would_get() -> None:
+    """Asked to give Youl Grinner a card, he may first spend two of them on a life point."""
+    t = Table([None, "youl_grinner", "sid_ketchum", None], turn=1, start="start", life={2: 3},
+              hands={1: ["Missed! 2♠"], 2: ["BANG! A♠", "BANG! Q♥", "BANG! K♥"]},
+              deck=["Panic! J♥", "Panic! Q♥"])
+    assert t.waiting() == (2, "youl_give") and t.can(2, "sid")
+    t.act(2, "sid", cards=["BANG! A♠", "BANG! Q♥"])
+    assert t.life(2) == 4 and t.waiting() == (2, "youl_give")
+    t.act(2, "give", card="BANG! K♥")
+    assert t.hand(2) == [] and "BANG! K♥" in t.hand(1)
+
+
+def test_sid_ketchum_is_offered_at_every_decision_he_holds() -> None:
+    """Whatever he must decide, below his maximum with two cards, his ability is an option,
+    and it is refused at another player's decision."""
+    t = Table([None, None, "sid_ketchum", None], life={2: 2}, turn=2,
+              hands={2: ["General Store", "Missed! 2♠", "BANG! A♠"]},
+              deck=["Beer 6♥", "Missed! 3♠", "BANG! Q♥", "Barrel Q♠"])
+    assert t.waiting() == (2, "play") and t.can(2, "sid")
+    t.play(2, "General Store")
+    assert t.waiting() == (2, "store_pick") and t.can(2, "sid")
+    t.act(2, "pick", pick="Barrel Q♠")
+    assert t.waiting() == (3, "store_pick")
+    assert "not your decision" in t.refuse(2, "sid", cards=["Missed! 2♠", "BANG! A♠"])
