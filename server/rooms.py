@@ -48,6 +48,9 @@ class RoomRecord(Struct, omit_defaults=True):
     # The pending decision's id and when it times out (seconds since the epoch), so that a
     # restarted host gives the player the time that was left, not a fresh timeout.
     deadline: tuple[int, float] | None = None
+    # The rules revision the game plays by (shared.model.STATE_VERSION): a room stored by an
+    # older host goes on by the rules it started with.
+    rules: int = 1
 
 
 _ALPHABET = string.ascii_lowercase + string.digits
@@ -204,6 +207,7 @@ class Room:
         setup = Setup(players=len(seats), seed=seed, names=[s.name for s in seats],
                       pool=self.record.options.pool)
         self.state, events = start_game(setup)
+        self.record.rules = self.state.version
         self.events = list(events)
         self.record.setup = setup
         self.record.status = "playing"

@@ -163,7 +163,7 @@ class Store:
         rows = self.db.execute("SELECT seat, action FROM actions WHERE room=? ORDER BY n",
                                (room_id,))
         moves = [move_of(seat, _action_dec.decode(blob)) for seat, blob in rows]
-        return GameRecord(setup=record.setup, actions=moves)
+        return GameRecord(setup=record.setup, version=record.rules, actions=moves)
 
     def load_record(self, room_id: str) -> RoomRecord:
         row = self.db.execute("SELECT record FROM rooms WHERE id=?", (room_id,)).fetchone()
@@ -175,7 +175,7 @@ class Store:
         room = Room(record)
         if record.setup is None:
             return room
-        state, events = start_game(record.setup)
+        state, events = start_game(record.setup, version=record.rules)
         rows = self.db.execute(
             "SELECT n, seat, decision, action, timed_out FROM actions WHERE room=? ORDER BY n",
             (record.id,)

@@ -61,7 +61,7 @@ Side = Literal["sheriff", "outlaws", "renegade", "3p_deputy", "3p_outlaw", "3p_r
 ActionKind = Literal[
     "play", "play_as_bang", "end_turn", "sid", "chuck", "jose", "barrel", "missed",
     "take_hit", "beer", "die", "discard_bang", "pick", "put_back", "give", "draw_deck",
-    "draw_discard", "draw_player", "discard",
+    "draw_discard", "draw_player", "discard", "pass",
 ]
 
 

@@ -20,7 +20,10 @@ from shared.event_kinds import (
     Zone,
 )
 
-STATE_VERSION = 1
+#: The rules a game plays by, kept in its state (and a record's `version`): 2 asks Sid Ketchum
+#: before a Panic! or Cat Balou aimed at him resolves (`BeforeCardFrame`); a version-1 game,
+#: such as a version-1 record replayed, plays on without asking.
+STATE_VERSION = 2
 
 
 class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -175,9 +178,18 @@ class YoulFrame(Struct, tag="youl"):
     receiver: int
 
 
+class BeforeCardFrame(Struct, tag="before_card"):
+    """`seat` may use an ability that works at any moment (Sid Ketchum's) before the `card`
+    that `source` aimed at them takes one of their cards."""
+
+    seat: int
+    source: int
+    card: int
+
+
 Frame = (
     TurnFrame | ShotFrame | DyingFrame | IndiansFrame | DuelFrame | StoreFrame | LuckyFrame
-    | KitFrame | MoveFrame | GringoFrame | YoulFrame
+    | KitFrame | MoveFrame | GringoFrame | YoulFrame | BeforeCardFrame
 )
 
 

@@ -13,10 +13,12 @@ from msgspec import Struct
 from shared.engine import apply, start_game
 from shared.engine.errors import IllegalAction, SetupError
 from shared.engine.refs import resolve
-from shared.model import Action, Event, GameState
+from shared.model import STATE_VERSION, Action, Event, GameState
 from shared.setup import Scenario, Setup
 
-RECORD_VERSION = 1
+#: The version of the records written now: the rules revision the game was played by
+#: (`shared.model.STATE_VERSION`). A record without `version` is version 1.
+RECORD_VERSION = STATE_VERSION
 
 
 class Move(Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -32,7 +34,7 @@ class Move(Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class GameRecord(Struct, forbid_unknown_fields=True, omit_defaults=True):
     setup: Setup
-    version: int = RECORD_VERSION
+    version: int = 1  # absent in records written before version 2
     scenario: Scenario | None = None
     actions: list[Move] = []
 
@@ -94,10 +96,11 @@ def dump_record(record: GameRecord) -> bytes:
 def replay(record: GameRecord,
            on_event: Callable[[int, Event], object] | None = None) -> GameState:
     """Rebuild the state. `on_event(index, event)` sees every event; index -1 is the deal."""
-    if record.version != RECORD_VERSION:
-        raise RecordError(f"record version {record.version} is not supported")
+    if not 1 <= record.version <= RECORD_VERSION:
+        raise RecordError(f"record version {record.version} is not supported (1 to "
+                          f"{RECORD_VERSION})")
     try:
-        state, events = start_game(record.setup, record.scenario)
+        state, events = start_game(record.setup, record.scenario, version=record.version)
     except SetupError as error:
         raise RecordError(f"bad setup: {error}") from error
     if on_event is not None:

@@ -17,7 +17,7 @@ from shared.driver import GameDriver, GameFailed
 from shared.engine import start_game
 from shared.invariants import problems
 from shared.model import Action, Event, GameState
-from shared.record import GameRecord, move_of
+from shared.record import RECORD_VERSION, GameRecord, move_of
 from shared.setup import Setup
 from shared.views import TableView
 
@@ -139,7 +139,7 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
         bots = {seat: _Timed(bot, timings[bot_kinds[seat]]) for seat, bot in bots.items()}
     driver = GameDriver(state, bots)
     driver.tell(events)
-    record = GameRecord(setup=setup)
+    record = GameRecord(setup=setup, version=RECORD_VERSION)
 
     def observe(seat: int, action: Action, events: list[Event]) -> None:
         record.actions.append(move_of(seat, action))

@@ -161,6 +161,7 @@ UI = {
     "ask_kit_put_back": "Kit Carlson: put one card back on the deck",
     "ask_draw_source": "Draw your first card from…",
     "ask_youl_give": "Give Youl Grinner one card from your hand",
+    "ask_before_card": "{source} plays {card} on you: use your ability first?",
     "ask_other": "Decide: {kind}",
     "wait_play": "playing",
     "wait_discard": "discarding down to the hand limit",
@@ -173,6 +174,7 @@ UI = {
     "wait_kit_put_back": "putting a card back (Kit Carlson)",
     "wait_draw_source": "choosing where to draw from",
     "wait_youl_give": "giving a card to Youl Grinner",
+    "wait_before_card": "deciding before {source}'s {card}",
     "wait_other": "{kind}",
     # actions: how an option is offered
     "act_play": "Play {card}",
@@ -198,6 +200,7 @@ UI = {
     "act_draw_player": "Draw at random from {target}'s hand",
     "act_draw_discard": "Take the top of the discard pile",
     "act_give": "Give {card}",
+    "act_pass": "Let it happen",
     "act_other": "{kind}",
 }
 

@@ -159,6 +159,7 @@ UI = {
     "ask_kit_put_back": "Kit Carlson: devuelve una carta al mazo",
     "ask_draw_source": "Roba tu primera carta de…",
     "ask_youl_give": "Da a Youl Grinner una carta de tu mano",
+    "ask_before_card": "{source} juega {card} contra ti: ¿usas antes tu habilidad?",
     "ask_other": "Decide: {kind}",
     "wait_play": "jugando",
     "wait_discard": "descartando hasta el límite",
@@ -171,6 +172,7 @@ UI = {
     "wait_kit_put_back": "devuelve una carta al mazo (Kit Carlson)",
     "wait_draw_source": "elige de dónde robar",
     "wait_youl_give": "da una carta a Youl Grinner",
+    "wait_before_card": "decide antes de {card} de {source}",
     "wait_other": "{kind}",
     "act_play": "Jugar {card}",
     "act_play_target": "Jugar {card} a {target}",
@@ -195,6 +197,7 @@ UI = {
     "act_draw_player": "Robar al azar de la mano de {target}",
     "act_draw_discard": "Coger la de encima del descarte",
     "act_give": "Dar {card}",
+    "act_pass": "Dejar que ocurra",
     "act_other": "{kind}",
 }
 

@@ -161,6 +161,7 @@ UI = {
     "ask_kit_put_back": "Kit Carlson: egy lap vissza a paklira",
     "ask_draw_source": "Az első lapot innen húzod…",
     "ask_youl_give": "Adj Youl Grinnernek egy lapot a kezedből",
+    "ask_before_card": "{source} kijátssza rád: {card}. Előbb használod a képességedet?",
     "ask_other": "Döntés: {kind}",
     "wait_play": "játszik",
     "wait_discard": "eldob a megengedett lapszámig",
@@ -173,6 +174,7 @@ UI = {
     "wait_kit_put_back": "visszatesz egy lapot (Kit Carlson)",
     "wait_draw_source": "választ, honnan húz",
     "wait_youl_give": "lapot ad Youl Grinnernek",
+    "wait_before_card": "dönt {source} lapja ({card}) előtt",
     "wait_other": "{kind}",
     "act_play": "Kijátszás: {card}",
     "act_play_target": "Kijátszás: {card} → {target}",
@@ -197,6 +199,7 @@ UI = {
     "act_draw_player": "Véletlen lap húzása {target} kezéből",
     "act_draw_discard": "A legfelső dobott lap elvétele",
     "act_give": "Odaadom: {card}",
+    "act_pass": "Hadd történjen",
     "act_other": "{kind}",
 }
 

@@ -159,6 +159,7 @@ UI = {
     "ask_kit_put_back": "Kit Carlson: rimetti una carta sul mazzo",
     "ask_draw_source": "Pesca la prima carta da…",
     "ask_youl_give": "Dai a Youl Grinner una carta dalla tua mano",
+    "ask_before_card": "{source} gioca {card} contro di te: usi prima la tua abilità?",
     "ask_other": "Decidi: {kind}",
     "wait_play": "sta giocando",
     "wait_discard": "scarta fino al limite della mano",
@@ -171,6 +172,7 @@ UI = {
     "wait_kit_put_back": "rimette una carta sul mazzo (Kit Carlson)",
     "wait_draw_source": "sceglie da dove pescare",
     "wait_youl_give": "dà una carta a Youl Grinner",
+    "wait_before_card": "decide prima di {card} di {source}",
     "wait_other": "{kind}",
     "act_play": "Gioca {card}",
     "act_play_target": "Gioca {card} su {target}",
@@ -195,6 +197,7 @@ UI = {
     "act_draw_player": "Pesca a caso dalla mano di {target}",
     "act_draw_discard": "Prendi la carta in cima agli scarti",
     "act_give": "Dai {card}",
+    "act_pass": "Lascia fare",
     "act_other": "{kind}",
 }
 

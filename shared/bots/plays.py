@@ -31,7 +31,7 @@ def score_play(sit: Situation, action: Action, careful: bool) -> float:
     if kind == "end_turn":
         return 0.0
     if kind == "sid":
-        return _sid(sit, action.cards) if careful else -1.0
+        return sid_value(sit, action.cards) if careful else -1.0
     if kind == "chuck":
         return _chuck(sit) if careful else -1.0
     assert action.card is not None  # jose, play and play_as_bang name their card
@@ -59,7 +59,8 @@ def _shot(sit: Situation, target: PlayerView, careful: bool) -> float:
     return 5.0 * harm_value(sit, target) * shot_lands(sit.me, target)
 
 
-def _sid(sit: Situation, cards: tuple[int, ...]) -> float:
+def sid_value(sit: Situation, cards: tuple[int, ...]) -> float:
+    """Sid Ketchum's ability: a life point for two cards, worth more the lower he is."""
     me = sit.me
     if me.life >= me.max_life:
         return -1.0

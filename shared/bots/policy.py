@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from shared.bots.beliefs import Beliefs
 from shared.bots.evaluate import Situation, keep_value, situation
-from shared.bots.plays import score_play
+from shared.bots.plays import score_play, sid_value
 from shared.cards import CARDS, KEY
 from shared.model import Action, Event
 from shared.views import TableView
@@ -168,6 +168,14 @@ def _draw_source(sit: Situation, action: Action, careful: bool) -> float:
     return 0.8 + sit.enmity.get(action.target, 0.0) - henry
 
 
+def _before_card(sit: Situation, action: Action, careful: bool) -> float:
+    """A Panic! or Cat Balou is about to take one of Sid Ketchum's cards: heal with two of
+    them first when that is worth it."""
+    if action.kind == "pass":
+        return 0.0
+    return sid_value(sit, action.cards) if careful else -1.0
+
+
 def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
     assert action.card is not None  # every give option names its card
     value = keep_value(sit, action.card)
@@ -177,7 +185,7 @@ def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
 
 
 _WEIGHS_SID = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
-                         "respond_duel"})
+                         "respond_duel", "before_card"})
 
 _SCORERS = {
     "play": score_play,
@@ -191,4 +199,5 @@ _SCORERS = {
     "kit_put_back": _put_back,
     "draw_source": _draw_source,
     "youl_give": _youl_give,
+    "before_card": _before_card,
 }

@@ -238,8 +238,9 @@ def _general_store(engine: PlayMixin, seat: int, action: Action) -> None:
 def _take(mode: str) -> Callable[[PlayMixin, int, Action], None]:
     """Panic! ("steal") and Cat Balou ("discard"): a card of the target's, picked or random."""
     def take(engine: PlayMixin, seat: int, action: Action) -> None:
-        assert action.target is not None  # Panic! and Cat Balou always have a target
+        assert action.target is not None and action.card is not None  # both always have them
         engine.s.stack.append(MoveFrame(seat, action.target, action.pick, mode))
+        engine.before_card(action.target, seat, action.card)
     return take
 
 

@@ -42,15 +42,17 @@ def _check_setup(setup: Setup) -> int:
 
 
 def new_game(setup: Setup, scenario: Scenario | None = None,
-             state_type: type[GameState] = GameState) -> GameState:
+             state_type: type[GameState] = GameState, version: int = STATE_VERSION) -> GameState:
     """Deal a game and advance it to its first decision."""
-    return start_game(setup, scenario, state_type)[0]
+    return start_game(setup, scenario, state_type, version)[0]
 
 
 def start_game(setup: Setup, scenario: Scenario | None = None,
-               state_type: type[GameState] = GameState) -> tuple[GameState, list[Event]]:
+               state_type: type[GameState] = GameState,
+               version: int = STATE_VERSION) -> tuple[GameState, list[Event]]:
     """Deal a game, advance it to its first decision, and return the events of that start.
-    `state_type`: a `GameState` subclass plays by its own rulebook (shared.rulebook)."""
+    `state_type`: a `GameState` subclass plays by its own rulebook (shared.rulebook).
+    `version`: the rules revision (`shared.model.STATE_VERSION`; a record's `version`)."""
     n = _check_setup(setup)
     state_rng = rng.seed_state(setup.seed)
     roles = list(setup.roles) if setup.roles is not None else list(ROLE_DEAL[n])
@@ -71,7 +73,7 @@ def start_game(setup: Setup, scenario: Scenario | None = None,
     state_rng = rng.shuffle(state_rng, deck)
     first = roles.index(DEPUTY if n == 3 else SHERIFF)
     state = state_type(
-        version=STATE_VERSION,
+        version=version,
         rng=state_rng,
         players=players,
         deck=deck,

@@ -33,6 +33,7 @@ DECISION_TEXT = {
     "kit_put_back": "choose the card to put back on the deck",
     "draw_source": "choose where to draw the first card from",
     "youl_give": "give Youl Grinner a card",
+    "before_card": "use an ability before the card aimed at you, or let it be",
 }
 
 #: The refusal of an action with the right kind but a form no option has.

@@ -10,6 +10,7 @@ from shared.engine.responses import ResponseMixin
 from shared.engine.turn import TurnMixin
 from shared.model import (
     Action,
+    BeforeCardFrame,
     Decision,
     DuelFrame,
     DyingFrame,
@@ -54,6 +55,7 @@ _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     MoveFrame: Engine.step_move,
     GringoFrame: Engine.step_gringo,
     YoulFrame: Engine.step_youl,
+    BeforeCardFrame: Engine.step_before_card,
 }
 
 _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
@@ -66,4 +68,5 @@ _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
     LuckyFrame: Engine.resolve_lucky,
     KitFrame: Engine.resolve_kit,
     YoulFrame: Engine.resolve_youl,
+    BeforeCardFrame: Engine.resolve_before_card,
 }

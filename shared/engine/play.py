@@ -18,6 +18,7 @@ from shared.engine.legality import (
 )
 from shared.model import (
     Action,
+    BeforeCardFrame,
     Decision,
     Event,
     ShotFrame,
@@ -37,6 +38,12 @@ class PlayMixin(EngineCore):
         any moment (seed 000), so whenever he holds a decision."""
         default = default if default is not None else options[-1]
         return super().ask(seat, kind, [*options, *self.sid_options(seat)], default, **context)
+
+    def before_card(self, seat: int, source: int, card: int) -> None:
+        """Sid Ketchum may heal at any moment: also before a card aimed at him takes one of
+        his cards (state version 2 on; the question is put only when he could)."""
+        if self.s.version >= 2 and ready_sid(self.s, seat) is None:
+            self.s.stack.append(BeforeCardFrame(seat, source, card))
 
     def sid_options(self, seat: int) -> list[Action]:
         if ready_sid(self.s, seat) is not None:

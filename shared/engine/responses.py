@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from shared.cards import KEY
 from shared.engine.core import EngineCore
-from shared.engine.legality import check_beer_to_survive
+from shared.engine.legality import check_beer_to_survive, ready_sid
 from shared.engine.turn import is_heart
 from shared.model import (
     Action,
+    BeforeCardFrame,
     Decision,
     DuelFrame,
     DyingFrame,
@@ -27,6 +28,7 @@ from shared.rules import barrel_draws
 
 TAKE_HIT = Action("take_hit")
 DIE = Action("die")
+PASS = Action("pass")  # let the card aimed at you resolve
 
 
 class ResponseMixin(EngineCore):
@@ -238,6 +240,18 @@ class ResponseMixin(EngineCore):
         s.players[frame.receiver].hand.append(action.card)
         self.emit("give", seat=frame.giver, target=frame.receiver, cards=(action.card,), count=1,
                   private_to=(frame.giver, frame.receiver))
+
+    # --- before a card aimed at you ---------------------------------------------------
+
+    def step_before_card(self, frame: BeforeCardFrame) -> Decision | None:
+        if ready_sid(self.s, frame.seat) is not None:  # healed to the maximum, or out of cards
+            self.s.stack.pop()
+            return None
+        return self.ask(frame.seat, "before_card", [PASS], PASS, source=frame.source,
+                        card=frame.card)
+
+    def resolve_before_card(self, frame: BeforeCardFrame, action: Action) -> None:
+        self.s.stack.pop()  # "pass": the only answer besides the ability (Engine.resolve)
 
     # --- automatic steps -----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from shared.engine import IllegalAction, apply, start_game
 from shared.engine.refs import matches
 from shared.invariants import problems
 from shared.model import Event, GameState
-from shared.record import GameRecord, Move, action_of
+from shared.record import RECORD_VERSION, GameRecord, Move, action_of
 from shared.roles import ROLE_DEAL
 from shared.serialize import encode_state
 from shared.setup import Scenario, SeatRig, Setup
@@ -70,13 +70,15 @@ class Table:
             for s in range(n)
         ]
         self.record = GameRecord(
+            version=RECORD_VERSION,
             setup=Setup(players=n, seed=seed, characters=list(characters),
                         roles=list(roles) if roles else list(ROLE_DEAL[n])),
             scenario=Scenario(seats=seats, deck=list(deck), discard=list(discard),
                               only_deck=only_deck, turn=turn, start=start),
         )
         self.state: GameState
-        self.state, self.events = start_game(self.record.setup, self.record.scenario)
+        self.state, self.events = start_game(self.record.setup, self.record.scenario,
+                                             version=self.record.version)
         self.last: list[Event] = list(self.events)
         self._check()
         Table.dealt.append(self)

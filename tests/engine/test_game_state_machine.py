@@ -15,7 +15,7 @@ from shared.cards import DECK_SIZE
 from shared.engine import IllegalAction, apply, new_game, start_game
 from shared.invariants import problems
 from shared.model import Action, Event, GameState
-from shared.record import GameRecord, move_of, replay
+from shared.record import RECORD_VERSION, GameRecord, move_of, replay
 from shared.serialize import encode_state
 from shared.setup import Setup
 from shared.views import view
@@ -57,7 +57,7 @@ class RandomLegalGame(RuleBasedStateMachine):
         setup = Setup(players=players, seed=seed, pool=pool)
         state, events = start_game(setup)
         assert encode_state(new_game(setup)) == encode_state(state)
-        self.state, self.record = state, GameRecord(setup=setup)
+        self.state, self.record = state, GameRecord(setup=setup, version=RECORD_VERSION)
         self.check(events)
 
     def check(self, events: list[Event]) -> None:

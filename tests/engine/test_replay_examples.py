@@ -91,7 +91,8 @@ def test_a_bad_move_stops_the_replay_with_its_index(tmp_path: Path,
      "no card 'Barrel' is available"),
     ({"setup": {"players": 4}, "scenario": {"deck": ["Bazooka"]}}, "unknown card"),
     ({"setup": {"players": 4}, "scenario": {"start": "draw"}}, "'start' or 'play'"),
-    ({"setup": {"players": 4}, "version": 2}, "version 2"),
+    ({"setup": {"players": 4}, "version": 3}, "version 3"),
+    ({"setup": {"players": 4}, "version": 0}, "version 0"),
     ({"setup": {"players": 4}, "colour": "red"}, "not a valid game record"),
 ])
 def test_bad_records_are_refused_with_a_reason(change: dict, words: str) -> None:

@@ -11,7 +11,9 @@ from table import Table
 
 from shared.characters import ALL_CHARACTERS, CHARACTERS
 from shared.engine import new_game
-from shared.setup import Setup
+from shared.model import Action
+from shared.record import RECORD_VERSION, GameRecord, Move, RecordError, replay
+from shared.setup import Scenario, SeatRig, Setup
 
 # --- the 16 base characters ----------------------------------------------------------------
 
@@ -480,3 +482,53 @@ def test_sid_ketchum_is_offered_at_every_decision_he_holds() -> None:
     t.act(2, "pick", pick="Barrel Q♠")
     assert t.waiting() == (3, "store_pick")
     assert "not your decision" in t.refuse(2, "sid", cards=["Missed! 2♠", "BANG! A♠"])
+
+
+def test_sid_ketchum_heals_before_a_panic_takes_a_card_from_him() -> None:
+    """Any moment: a Panic! aimed at him asks him first (`before_card`); he heals with two
+    cards, is asked again while he still could, and the Panic! takes what is left."""
+    t = Table([None, "sid_ketchum", None, None], life={1: 2},
+              hands={0: ["Panic! J♥"], 1: ["BANG! A♠", "Missed! 2♠", "Beer 6♥"]})
+    t.play(0, "Panic! J♥", target=1)
+    assert t.waiting() == (1, "before_card") and t.option_kinds() == {"pass", "sid"}
+    assert t.pending.source == 0 and t.pending.default == Action("pass")
+    t.act(1, "sid", cards=["BANG! A♠", "Missed! 2♠"])
+    assert t.life(1) == 3  # one card left: he could not heal again, and the Panic! takes it
+    assert t.waiting() == (0, "play") and t.hand(0) == ["Beer 6♥"] and t.hand(1) == []
+
+
+def test_sid_ketchum_may_let_a_cat_balou_go_on() -> None:
+    t = Table([None, "sid_ketchum", None, None], life={1: 3},
+              hands={0: ["Cat Balou K♥"], 1: ["BANG! A♠", "Missed! 2♠"]},
+              in_play={1: ["Barrel Q♠"]})
+    t.play(0, "Cat Balou K♥", target=1, pick="Barrel Q♠")
+    assert t.waiting() == (1, "before_card")
+    t.act(1, "pass")
+    assert t.in_play(1) == [] and t.hand(1) == ["BANG! A♠", "Missed! 2♠"] and t.life(1) == 3
+    assert t.waiting() == (0, "play")
+
+
+def test_sid_ketchum_who_could_not_heal_is_not_asked() -> None:
+    t = Table([None, "sid_ketchum", None, None],  # at his maximum
+              hands={0: ["Panic! J♥"], 1: ["BANG! A♠", "Missed! 2♠"]})
+    t.play(0, "Panic! J♥", target=1)
+    assert t.waiting() == (0, "play") and len(t.hand(1)) == 1
+
+
+def test_a_version_1_record_plays_a_panic_on_sid_without_asking_him() -> None:
+    """Records written before version 2 replay by the rules they were played by."""
+    record = GameRecord(
+        setup=Setup(players=4, seed=1, characters=["willy_the_kid", "sid_ketchum",
+                                                   "paul_regret", "pixie_pete"],
+                    roles=["sheriff", "outlaw", "outlaw", "renegade"]),
+        scenario=Scenario(seats=[SeatRig(hand=["Panic! J♥"]),
+                                 SeatRig(hand=["BANG! A♠", "Missed! 2♠"], life=2)],
+                          start="play"),
+        actions=[Move(0, "play", card="Panic! J♥", target=1), Move(0, "end_turn")],
+    )
+    assert record.version == 1
+    state = replay(record)  # the end of turn is seat 0's next move: nobody asked Sid
+    assert state.version == 1 and state.turn == 1
+    record.version = RECORD_VERSION
+    with pytest.raises(RecordError, match="action 1"):  # version 2 asks Sid first
+        replay(record)

@@ -12,7 +12,7 @@ from shared import rng
 from shared.engine import apply, start_game
 from shared.events import redact
 from shared.model import Action, GameState, KitFrame
-from shared.record import GameRecord, dump_record, load_record, move_of, replay
+from shared.record import RECORD_VERSION, GameRecord, dump_record, load_record, move_of, replay
 from shared.serialize import decode_state, encode_state
 from shared.setup import Setup
 from shared.views import view
@@ -23,7 +23,7 @@ _view_encoder = msgspec.msgpack.Encoder()
 def random_game(setup: Setup, chooser_seed: int) -> Iterator[tuple[GameState, GameRecord, list]]:
     """Play a random game, yielding (state, record so far, last events) after every action."""
     state, _ = start_game(setup)
-    record = GameRecord(setup=setup)
+    record = GameRecord(setup=setup, version=RECORD_VERSION)
     chooser = random.Random(chooser_seed)
     while state.winner is None:
         decision = state.pending
