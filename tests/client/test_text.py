@@ -7,6 +7,7 @@ import re
 import string
 from importlib import resources
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from rich.cells import cell_len
@@ -23,8 +24,9 @@ from shared.cards import CARD_NAMES, CARDS
 from shared.characters import CHARACTERS
 from shared.describe import describe
 from shared.engine import apply, start_game
+from shared.engine.legality import DECISION_TEXT
 from shared.engine.refs import parse_ref
-from shared.event_kinds import CHARACTER_CODES, VOCABULARIES, DiscardReason, codes
+from shared.event_kinds import CHARACTER_CODES, VOCABULARIES, ActionKind, DiscardReason, codes
 from shared.events import redact
 from shared.model import Event
 from shared.setup import Setup
@@ -259,3 +261,12 @@ def test_life_points_agree_with_their_number(lang: str, one: str, two: str) -> N
     state, _ = start_game(Setup(players=4, seed=3, names=["Rosa", "Carlo", "Gina", "Tex"]))
     assert log_line(lang, Event("survives", seat=0, value=1), state, 0) == one
     assert log_line(lang, Event("survives", seat=0, value=2), state, 0) == two
+
+
+def test_every_decision_and_action_kind_has_its_words() -> None:
+    """Not only those random games happen to meet (`before_card` is rare)."""
+    for lang, catalog in CATALOGS.items():
+        for kind in DECISION_TEXT:
+            assert f"ask_{kind}" in catalog.ui and f"wait_{kind}" in catalog.ui, (lang, kind)
+        for kind in get_args(ActionKind):
+            assert f"act_{kind}" in catalog.ui or kind == "play", (lang, kind)
