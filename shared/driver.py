@@ -111,7 +111,12 @@ class GameDriver:
         if decision is None:
             raise GameFailed(self.failure or "nothing to decide: the game is over")
         try:
-            action = self.bot(decision.seat).choose(view(self.state, decision.seat))
+            bot = self.bot(decision.seat)
+            among = getattr(bot, "choose_among", None)  # reads only the options: no view
+            if among is not None:
+                action = among(decision.options)
+            else:
+                action = bot.choose(view(self.state, decision.seat))
         except Exception as exc:  # a bot's bug must not stop the table
             self._report(decision.seat, f"the bot failed ({type(exc).__name__}: {exc})")
             return decision, decision.default

@@ -1,7 +1,12 @@
 """Bots: each decides from its own seat's view only (`choose(view) -> Action`).
 
 Bots that infer roles also take the public events, redacted for their seat, through an
-optional `observe(events)`; whoever runs a game calls it after every applied action."""
+optional `observe(events)`; whoever runs a game calls it after every applied action.
+
+A bot that reads nothing of the view but its options may also have
+`choose_among(options) -> Action`, answering exactly as `choose` would: the driver then gives
+it the options alone and does not build the view (the random bot; the view is the costliest
+part of a random game)."""
 
 from __future__ import annotations
 
