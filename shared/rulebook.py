@@ -28,7 +28,8 @@ class Rulebook:
     event card in play, say); the engine, the views and the explanations ask only here."""
 
     def has_ability(self, state: GameState, seat: int, character: str) -> bool:
-        """Whether `seat` plays `character` and its ability works now."""
+        """Whether `seat` plays `character` and its ability works now. (The module's
+        `has_ability` gives this answer itself for the base game's state, without the call.)"""
         return state.players[seat].character == character
 
     def suit_of(self, state: GameState, card: int) -> str:
@@ -101,6 +102,8 @@ def rulebook(state: GameState) -> Rulebook:
 
 
 def has_ability(state: GameState, seat: int, character: str) -> bool:
+    if type(state) is GameState:  # the base game's answer, without two calls: asked all the time
+        return state.players[seat].character == character
     return rulebook(state).has_ability(state, seat, character)
 
 
