@@ -7,12 +7,16 @@ from shared.model import GameState, Player
 from shared.roles import DEPUTY, SHERIFF
 from shared.rulebook import has_ability, rulebook
 
+#: The ids of the cards of each kind.
+_IDS: dict[str, frozenset[int]] = {
+    key: frozenset(i for i, k in enumerate(KEY) if k == key) for key in set(KEY)}
+_NO_IDS: frozenset[int] = frozenset()
+_MUSTANG, _SCOPE = _IDS["mustang"], _IDS["scope"]
+
 
 def has_in_play(player: Player, key: str) -> bool:
-    for card in player.in_play:  # noqa: SIM110 (a loop is faster; runs for every distance)
-        if KEY[card] == key:
-            return True
-    return False
+    # One set operation in C: this runs for every distance.
+    return not _IDS.get(key, _NO_IDS).isdisjoint(player.in_play)
 
 
 def weapon_of(player: Player) -> int | None:
@@ -96,8 +100,18 @@ def _sight(state: GameState, seer: Player) -> int:
 
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
-    seer, seen = state.players[a], state.players[b]
-    return max(_ring(state)[a][b] + _seen_from(state, seen) - _sight(state, seer), 1)
+    players = state.players
+    alive = tuple([p.alive for p in players])
+    ring = _RINGS.get(alive) or _ring(state)
+    seer, seen = players[a], players[b]
+    d = ring[a][b]
+    # What _seen_from and _sight add, written out: this runs for every BANG! option.
+    if seen.in_play and not _MUSTANG.isdisjoint(seen.in_play):
+        d += 1
+    if seer.in_play and not _SCOPE.isdisjoint(seer.in_play):
+        d -= 1
+    d += has_ability(state, b, "paul_regret") - has_ability(state, a, "rose_doolan")
+    return d if d > 1 else 1
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
