@@ -48,10 +48,17 @@ def round_leader(state: GameState) -> int:
     return first if state.players[first].alive else next_alive(state, first)
 
 
+#: `_ROUND[n][seat]`: the n seats in order from `seat`, clockwise.
+_ROUND = [tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+          for n in range(8)]
+
+
 def seats_from(state: GameState, seat: int) -> list[int]:
     """Living players in seat order starting with `seat` itself (if alive) and going clockwise."""
-    n = len(state.players)
-    return [(seat + i) % n for i in range(n) if state.players[(seat + i) % n].alive]
+    players = state.players
+    n = len(players)
+    order = _ROUND[n][seat] if n < len(_ROUND) else [(seat + i) % n for i in range(n)]
+    return [s for s in order if players[s].alive]
 
 
 #: Seat distances by which seats are alive: a game only ever has a few such patterns.

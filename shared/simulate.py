@@ -147,28 +147,31 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
         bots = {seat: _Timed(bot, timings[bot_kinds[seat]]) for seat, bot in bots.items()}
     driver = GameDriver(state, bots)
     driver.tell(events)
-    record = GameRecord(setup=setup)
+    played: list[tuple[int, Action]] = []  # made into a record only when something breaks
+
+    def record() -> GameRecord:
+        return GameRecord(setup=setup, actions=[move_of(s, a) for s, a in played])
 
     def observe(seat: int, action: Action, events: list[Event]) -> None:
-        record.actions.append(move_of(seat, action))
+        played.append((seat, action))
         if check:
             found = problems(state)
             breach = _hand_limit_breach(state, events)
             if breach:
                 found.append(breach)
             if found:
-                raise InvariantBreach("; ".join(found), record)
+                raise InvariantBreach("; ".join(found), record())
         if state.turn_number > TURN_CAP:
-            raise InvariantBreach(f"the game did not end within {TURN_CAP} turns", record)
+            raise InvariantBreach(f"the game did not end within {TURN_CAP} turns", record())
 
     driver.observers.append(observe)
     try:
         driver.run_bots()
     except GameFailed as failure:
         if failure.seat is not None and failure.action is not None:
-            record.actions.append(move_of(failure.seat, failure.action))
-        raise InvariantBreach(failure.reason, record) from failure
-    return state, len(record.actions)
+            played.append((failure.seat, failure.action))
+        raise InvariantBreach(failure.reason, record()) from failure
+    return state, len(played)
 
 
 def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[str]]:

@@ -44,8 +44,10 @@ def tell(bots: Mapping[int, object], events: Iterable[Event]) -> None:
 
     Call it with the events of `start_game` and then after every applied action, in order,
     each event exactly once; bots without `observe` are skipped."""
+    listening = [(seat, observe) for seat, bot in bots.items()
+                 if (observe := getattr(bot, "observe", None)) is not None]
+    if not listening:
+        return
     events = list(events)
-    for seat, bot in bots.items():
-        observe = getattr(bot, "observe", None)
-        if observe is not None:
-            observe([redact(event, seat) for event in events])
+    for seat, observe in listening:
+        observe([redact(event, seat) for event in events])
