@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
 from shared.roles import DEPUTY, SHERIFF
@@ -61,6 +63,7 @@ def seats_from(state: GameState, seat: int) -> list[int]:
     return [s for s in order if players[s].alive]
 
 
+_ALIVE = attrgetter("alive")
 #: Seat distances by which seats are alive: a game only ever has a few such patterns.
 _RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
@@ -68,7 +71,7 @@ _RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 def _ring(state: GameState) -> tuple[tuple[int, ...], ...]:
     """`_ring(state)[a][b]`: the seats between a and b among the living, the shorter way
     round (for a dead a or b: counting every seat)."""
-    alive = tuple([p.alive for p in state.players])
+    alive = tuple(map(_ALIVE, state.players))
     ring = _RINGS.get(alive)
     if ring is None:
         ring = _RINGS[alive] = tuple(
@@ -108,8 +111,7 @@ def _sight(state: GameState, seer: Player) -> int:
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
     players = state.players
-    alive = tuple([p.alive for p in players])
-    ring = _RINGS.get(alive) or _ring(state)
+    ring = _RINGS.get(tuple(map(_ALIVE, players))) or _ring(state)
     seer, seen = players[a], players[b]
     d = ring[a][b]
     # What _seen_from and _sight add, written out: this runs for every BANG! option.
@@ -117,7 +119,10 @@ def distance(state: GameState, a: int, b: int) -> int:
         d += 1
     if seer.in_play and not _SCOPE.isdisjoint(seer.in_play):
         d -= 1
-    d += has_ability(state, b, "paul_regret") - has_ability(state, a, "rose_doolan")
+    if type(state) is GameState:  # has_ability's own shortcut for the base game
+        d += (seen.character == "paul_regret") - (seer.character == "rose_doolan")
+    else:
+        d += has_ability(state, b, "paul_regret") - has_ability(state, a, "rose_doolan")
     return d if d > 1 else 1
 
 
