@@ -128,8 +128,18 @@ def distance(state: GameState, a: int, b: int) -> int:
 
 def distances_from(state: GameState, a: int) -> list[int]:
     """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
-    row, sight = _ring(state)[a], _sight(state, state.players[a])
-    return [max(row[p.seat] + _seen_from(state, p) - sight, 1) for p in state.players]
+    players = state.players
+    row, sight = _ring(state)[a], _sight(state, players[a])
+    base = type(state) is GameState  # has_ability's own shortcut for the base game
+    out = []
+    for p in players:  # _seen_from written out: every view of a seat asks this
+        d = row[p.seat] - sight
+        if p.in_play and not _MUSTANG.isdisjoint(p.in_play):
+            d += 1
+        if p.character == "paul_regret" if base else has_ability(state, p.seat, "paul_regret"):
+            d += 1
+        out.append(d if d > 1 else 1)
+    return out
 
 
 def reach(state: GameState, seat: int) -> int:

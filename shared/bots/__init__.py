@@ -50,4 +50,5 @@ def tell(bots: Mapping[int, object], events: Iterable[Event]) -> None:
         return
     events = list(events)
     for seat, observe in listening:
-        observe([redact(event, seat) for event in events])
+        # An event private to nobody is everyone's as it is (what redact would give back).
+        observe([event if not event.private_to else redact(event, seat) for event in events])
