@@ -108,8 +108,41 @@ def _sight(state: GameState, seer: Player) -> int:
     return has_in_play(seer, "scope") + has_ability(state, seer.seat, "rose_doolan")
 
 
+class Unchanged:
+    """`with Unchanged(state):` promises that `state` does not change inside the block (the
+    options of a decision are being worked out), so `distance` works out each seat's row
+    once and reads it from there. Outside such a block, or for another state, nothing is
+    kept: a state changes in many places, and a cache could not tell when."""
+
+    __slots__ = ("_outer", "_state")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._outer: tuple[GameState, dict[int, list[int]]] | None = None
+
+    def __enter__(self) -> None:
+        global _unchanged
+        self._outer = _unchanged
+        _unchanged = (self._state, {})  # one tuple, read at once: never half another's
+
+    def __exit__(self, *exc: object) -> None:
+        global _unchanged
+        _unchanged = self._outer
+
+
+#: The state inside the innermost `Unchanged` block, and its rows of distances by seat.
+_unchanged: tuple[GameState, dict[int, list[int]]] | None = None
+
+
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
+    unchanged = _unchanged
+    if unchanged is not None and unchanged[0] is state:
+        rows = unchanged[1]
+        row = rows.get(a)
+        if row is None:
+            row = rows[a] = distances_from(state, a)
+        return row[b]
     players = state.players
     ring = _RINGS.get(tuple(map(_ALIVE, players))) or _ring(state)
     seer, seen = players[a], players[b]

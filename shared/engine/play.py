@@ -23,7 +23,7 @@ from shared.model import (
     TurnFrame,
 )
 from shared.rulebook import Rulebook, has_ability, rulebook, suit_of
-from shared.rules import seats_from, weapon_of
+from shared.rules import Unchanged, seats_from, weapon_of
 
 
 class PlayMixin(EngineCore):
@@ -38,6 +38,10 @@ class PlayMixin(EngineCore):
     def play_options(self, seat: int) -> list[Action]:
         """Every card and ability `seat` may use on their turn: the actions that pass the
         checks of `shared.engine.legality` and `CARD_RULES`."""
+        with Unchanged(self.s):  # the checks ask the same distances again and again
+            return self._play_options(seat)
+
+    def _play_options(self, seat: int) -> list[Action]:
         s = self.s
         p = s.players[seat]
         book = rulebook(s)
