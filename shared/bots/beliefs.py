@@ -74,7 +74,8 @@ class Beliefs:
         # Everything the answer depends on: a bot often decides several times in a row
         # without new evidence or a role revealed, and the fitting is costly.
         key = (infer, view.viewer, view.role, view.three_player,
-               tuple([p.role for p in view.players]), tuple(self._aggression.items()))
+               tuple([p.role for p in view.players]),
+               tuple(self._aggression.items()) if infer else None)  # unread without inference
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         probs = self._roles(view, infer)
