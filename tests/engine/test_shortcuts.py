@@ -65,8 +65,9 @@ def test_role_inference_kept_between_decisions_is_what_a_fresh_reading_gives() -
     bot = make_bot("normal", 1)
     seat = 3
     fresh_events = [redact(e, seat) for e in events]
-    beliefs = Beliefs()
+    beliefs, plain = Beliefs(), Beliefs()  # plain: asked without inference only
     beliefs.observe(fresh_events)
+    plain.observe(fresh_events)
     chooser = random.Random(5)
     while state.winner is None and state.turn_number < 40:
         seen = view(state, seat)
@@ -74,10 +75,12 @@ def test_role_inference_kept_between_decisions_is_what_a_fresh_reading_gives() -
         again.observe(fresh_events)
         # Kept from the last call when nothing changed since (often: no new evidence).
         assert beliefs.roles(seen) == again.roles(seen) == beliefs.roles(seen)
+        assert plain.roles(seen, infer=False) == again.roles(seen, infer=False)
         decision = state.pending
         action = (bot.choose(view(state, seat)) if decision.seat == seat
                   else chooser.choice(decision.options))
         events = apply(state, decision.seat, action)
         told = [redact(e, seat) for e in events]
         beliefs.observe(told)
+        plain.observe(told)
         fresh_events += told
