@@ -112,22 +112,25 @@ class Unchanged:
     """`with Unchanged(state):` promises that `state` does not change inside the block (the
     options of a decision are being worked out), so `distance` works out each seat's row
     once and reads it from there. Outside such a block, or for another state, nothing is
-    kept: a state changes in many places, and a cache could not tell when."""
+    kept: a state changes in many places, and a cache could not tell when.
 
-    __slots__ = ("_outer", "_state")
+    Only the innermost block keeps rows, and leaving a block forgets them unless another
+    block came in since (then it is that block's to forget): whatever the order blocks are
+    left in, even from several threads, no rows outlive their block."""
+
+    __slots__ = ("_kept",)
 
     def __init__(self, state: GameState) -> None:
-        self._state = state
-        self._outer: tuple[GameState, dict[int, list[int]]] | None = None
+        self._kept: tuple[GameState, dict[int, list[int]]] = (state, {})
 
     def __enter__(self) -> None:
         global _unchanged
-        self._outer = _unchanged
-        _unchanged = (self._state, {})  # one tuple, read at once: never half another's
+        _unchanged = self._kept  # one tuple, read at once: never half another block's
 
     def __exit__(self, *exc: object) -> None:
         global _unchanged
-        _unchanged = self._outer
+        if _unchanged is self._kept:
+            _unchanged = None
 
 
 #: The state inside the innermost `Unchanged` block, and its rows of distances by seat.
@@ -147,7 +150,8 @@ def distance(state: GameState, a: int, b: int) -> int:
     ring = _RINGS.get(tuple(map(_ALIVE, players))) or _ring(state)
     seer, seen = players[a], players[b]
     d = ring[a][b]
-    # What _seen_from and _sight add, written out: this runs for every BANG! option.
+    # Mustang and Paul Regret add, Scope and Rose Doolan subtract (_seen_from and _sight,
+    # written out: this runs for every BANG! option outside an Unchanged block).
     if seen.in_play and not _MUSTANG.isdisjoint(seen.in_play):
         d += 1
     if seer.in_play and not _SCOPE.isdisjoint(seer.in_play):
