@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from shared.engine.core import EngineCore
 
 
+#: The card ids of the Volcanic (one set operation per question: asked for every BANG!).
+_VOLCANIC = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
+
+
 class Rulebook:
     """The base game. Every method takes the state, so that a hook may depend on it (an
     event card in play, say); the engine, the views and the explanations ask only here."""
@@ -44,7 +48,7 @@ class Rulebook:
         """How many BANG! cards `seat` may play in a turn: one, or no limit (None) for Willy
         the Kid or with a Volcanic in play."""
         if self.has_ability(state, seat, "willy_the_kid") or \
-                any(KEY[c] == "volcanic" for c in state.players[seat].in_play):
+                not _VOLCANIC.isdisjoint(state.players[seat].in_play):
             return None
         return 1
 
