@@ -118,10 +118,11 @@ class _Timed:
         self._times = times
         among = getattr(bot, "choose_among", None)
         if among is not None:  # the driver asks this instead of `choose`: time it too
-            def choose_among(options: tuple[Action, ...]) -> Action:
+            def choose_among(options: tuple[Action, ...]) -> Action | None:
                 started = time.perf_counter()
-                action: Action = among(options)
-                self._times.append(time.perf_counter() - started)
+                action: Action | None = among(options)
+                if action is not None:  # else `choose` is asked, and timed, next
+                    self._times.append(time.perf_counter() - started)
                 return action
             self.choose_among = choose_among
 

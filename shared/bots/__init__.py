@@ -3,10 +3,10 @@
 Bots that infer roles also take the public events, redacted for their seat, through an
 optional `observe(events)`; whoever runs a game calls it after every applied action.
 
-A bot that reads nothing of the view but its options may also have
-`choose_among(options) -> Action`, answering exactly as `choose` would: the driver then gives
-it the options alone and does not build the view (the random bot; the view is the costliest
-part of a random game)."""
+A bot may also have `choose_among(options) -> Action | None`: the answer `choose` would give
+when the options alone decide it, or None to be asked `choose(view)`. The driver asks it
+first and builds the view only for a None (the random bot always answers; the scoring bots
+answer a decision with one option). The view is the costliest part of a random game."""
 
 from __future__ import annotations
 

@@ -40,6 +40,11 @@ class ScoringBot:
         """Public events, already redacted for this bot's seat, in the order they happened."""
         self._beliefs.observe(events)
 
+    def choose_among(self, options: tuple[Action, ...]) -> Action | None:
+        """A decision with one option is answered as `choose` answers it, without the view
+        (see `shared.bots`); any other needs the view (None)."""
+        return options[0] if len(options) == 1 else None
+
     def choose(self, view: TableView) -> Action:
         if not view.options or view.pending is None:
             raise ValueError("the bot has nothing to decide")

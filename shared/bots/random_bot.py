@@ -16,8 +16,8 @@ class RandomBot:
         return self.choose_among(view.options)
 
     def choose_among(self, options: tuple[Action, ...]) -> Action:
-        """The choice from the options alone: the driver calls this instead of `choose`, and
-        spares itself building a whole view the bot would not read."""
+        """The choice from the options alone (see `shared.bots`): the driver calls this
+        instead of `choose`, and spares itself building a whole view the bot would not read."""
         if not options:
             raise ValueError("the bot has nothing to decide")
         return options[self._random.randrange(len(options))]

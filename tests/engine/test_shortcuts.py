@@ -92,3 +92,18 @@ def test_role_inference_kept_between_decisions_is_what_a_fresh_reading_gives() -
         beliefs.observe(told)
         plain.observe(told)
         fresh_events += told
+
+
+def test_a_scoring_bot_answers_from_the_options_only_when_there_is_one() -> None:
+    state, _ = start_game(Setup(players=6, seed=12))
+    bots = [make_bot("normal", seat) for seat in range(6)]
+    singles = 0
+    while state.winner is None:
+        decision = state.pending
+        bot = bots[decision.seat]
+        action = bot.choose(view(state, decision.seat))
+        quick = bot.choose_among(decision.options)
+        assert quick == (action if len(decision.options) == 1 else None)
+        singles += quick is not None
+        apply(state, decision.seat, action)
+    assert singles > 0
