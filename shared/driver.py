@@ -111,7 +111,11 @@ class GameDriver:
         if decision is None:
             raise GameFailed(self.failure or "nothing to decide: the game is over")
         try:
-            action = self.bot(decision.seat).choose(view(self.state, decision.seat))
+            bot = self.bot(decision.seat)
+            among = getattr(bot, "choose_among", None)  # the options may do: no view
+            answer = among(decision.options) if among is not None else None
+            action = answer if answer is not None else \
+                bot.choose(view(self.state, decision.seat))
         except Exception as exc:  # a bot's bug must not stop the table
             self._report(decision.seat, f"the bot failed ({type(exc).__name__}: {exc})")
             return decision, decision.default

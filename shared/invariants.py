@@ -32,7 +32,8 @@ def _cards_misplaced(state: GameState) -> list[str]:
     for frame in state.stack:
         if isinstance(frame, (StoreFrame, KitFrame)):
             held += frame.cards
-    if len(held) == DECK_SIZE and _EVERY_CARD.issuperset(held) and len(set(held)) == DECK_SIZE:
+    # As many cards as the deck has, and every card among them: each exactly once.
+    if len(held) == DECK_SIZE and set(held) == _EVERY_CARD:
         return []
     places = card_places(state)
     found = [f"{CARDS[c].label} (#{c}) is in {places[c]} places"

@@ -35,8 +35,18 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 def shuffle(state: int, items: list[_T]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new generator state."""
+    # `below` and `next_u64` written out: a reshuffle of the discard pile draws up to 79 times.
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return state
 

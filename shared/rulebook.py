@@ -23,12 +23,17 @@ if TYPE_CHECKING:
     from shared.engine.core import EngineCore
 
 
+#: The card ids of the Volcanic (one set operation per question: asked for every BANG!).
+_VOLCANIC = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
+
+
 class Rulebook:
     """The base game. Every method takes the state, so that a hook may depend on it (an
     event card in play, say); the engine, the views and the explanations ask only here."""
 
     def has_ability(self, state: GameState, seat: int, character: str) -> bool:
-        """Whether `seat` plays `character` and its ability works now."""
+        """Whether `seat` plays `character` and its ability works now. (The module's
+        `has_ability` gives this answer itself for the base game's state, without the call.)"""
         return state.players[seat].character == character
 
     def suit_of(self, state: GameState, card: int) -> str:
@@ -43,7 +48,7 @@ class Rulebook:
         """How many BANG! cards `seat` may play in a turn: one, or no limit (None) for Willy
         the Kid or with a Volcanic in play."""
         if self.has_ability(state, seat, "willy_the_kid") or \
-                any(KEY[c] == "volcanic" for c in state.players[seat].in_play):
+                not _VOLCANIC.isdisjoint(state.players[seat].in_play):
             return None
         return 1
 
@@ -101,6 +106,8 @@ def rulebook(state: GameState) -> Rulebook:
 
 
 def has_ability(state: GameState, seat: int, character: str) -> bool:
+    if type(state) is GameState:  # the base game's answer, without two calls: asked all the time
+        return state.players[seat].character == character
     return rulebook(state).has_ability(state, seat, character)
 
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
 from shared.roles import DEPUTY, SHERIFF
 from shared.rulebook import has_ability, rulebook
 
+#: The ids of the cards of each kind.
+_IDS: dict[str, frozenset[int]] = {
+    key: frozenset(i for i, k in enumerate(KEY) if k == key) for key in set(KEY)}
+_NO_IDS: frozenset[int] = frozenset()
+_MUSTANG, _SCOPE = _IDS["mustang"], _IDS["scope"]
+
 
 def has_in_play(player: Player, key: str) -> bool:
-    for card in player.in_play:  # noqa: SIM110 (a loop is faster; runs for every distance)
-        if KEY[card] == key:
-            return True
-    return False
+    # One set operation in C: this runs for every distance.
+    return not _IDS.get(key, _NO_IDS).isdisjoint(player.in_play)
 
 
 def weapon_of(player: Player) -> int | None:
@@ -44,12 +50,20 @@ def round_leader(state: GameState) -> int:
     return first if state.players[first].alive else next_alive(state, first)
 
 
+#: `_ROUND[n][seat]`: the n seats in order from `seat`, clockwise.
+_ROUND = [tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+          for n in range(8)]
+
+
 def seats_from(state: GameState, seat: int) -> list[int]:
     """Living players in seat order starting with `seat` itself (if alive) and going clockwise."""
-    n = len(state.players)
-    return [(seat + i) % n for i in range(n) if state.players[(seat + i) % n].alive]
+    players = state.players
+    n = len(players)
+    order = _ROUND[n][seat] if n < len(_ROUND) else [(seat + i) % n for i in range(n)]
+    return [s for s in order if players[s].alive]
 
 
+_ALIVE = attrgetter("alive")
 #: Seat distances by which seats are alive: a game only ever has a few such patterns.
 _RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
@@ -57,7 +71,7 @@ _RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 def _ring(state: GameState) -> tuple[tuple[int, ...], ...]:
     """`_ring(state)[a][b]`: the seats between a and b among the living, the shorter way
     round (for a dead a or b: counting every seat)."""
-    alive = tuple([p.alive for p in state.players])
+    alive = tuple(map(_ALIVE, state.players))
     ring = _RINGS.get(alive)
     if ring is None:
         ring = _RINGS[alive] = tuple(
@@ -94,16 +108,75 @@ def _sight(state: GameState, seer: Player) -> int:
     return has_in_play(seer, "scope") + has_ability(state, seer.seat, "rose_doolan")
 
 
+class Unchanged:
+    """`with Unchanged(state):` promises that `state` does not change inside the block (the
+    options of a decision are being worked out), so `distance` works out each seat's row
+    once and reads it from there. Outside such a block, or for another state, nothing is
+    kept: a state changes in many places, and a cache could not tell when.
+
+    Only the innermost block keeps rows, and leaving a block forgets them unless another
+    block came in since (then it is that block's to forget): whatever the order blocks are
+    left in, even from several threads, no rows outlive their block."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, state: GameState) -> None:
+        self._kept: tuple[GameState, dict[int, list[int]]] = (state, {})
+
+    def __enter__(self) -> None:
+        global _unchanged
+        _unchanged = self._kept  # one tuple, read at once: never half another block's
+
+    def __exit__(self, *exc: object) -> None:
+        global _unchanged
+        if _unchanged is self._kept:
+            _unchanged = None
+
+
+#: The state inside the innermost `Unchanged` block, and its rows of distances by seat.
+_unchanged: tuple[GameState, dict[int, list[int]]] | None = None
+
+
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
-    seer, seen = state.players[a], state.players[b]
-    return max(_ring(state)[a][b] + _seen_from(state, seen) - _sight(state, seer), 1)
+    unchanged = _unchanged
+    if unchanged is not None and unchanged[0] is state:
+        rows = unchanged[1]
+        row = rows.get(a)
+        if row is None:
+            row = rows[a] = distances_from(state, a)
+        return row[b]
+    players = state.players
+    ring = _RINGS.get(tuple(map(_ALIVE, players))) or _ring(state)
+    seer, seen = players[a], players[b]
+    d = ring[a][b]
+    # Mustang and Paul Regret add, Scope and Rose Doolan subtract (_seen_from and _sight,
+    # written out: this runs for every BANG! option outside an Unchanged block).
+    if seen.in_play and not _MUSTANG.isdisjoint(seen.in_play):
+        d += 1
+    if seer.in_play and not _SCOPE.isdisjoint(seer.in_play):
+        d -= 1
+    if type(state) is GameState:  # has_ability's own shortcut for the base game
+        d += (seen.character == "paul_regret") - (seer.character == "rose_doolan")
+    else:
+        d += has_ability(state, b, "paul_regret") - has_ability(state, a, "rose_doolan")
+    return d if d > 1 else 1
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
     """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
-    row, sight = _ring(state)[a], _sight(state, state.players[a])
-    return [max(row[p.seat] + _seen_from(state, p) - sight, 1) for p in state.players]
+    players = state.players
+    row, sight = _ring(state)[a], _sight(state, players[a])
+    base = type(state) is GameState  # has_ability's own shortcut for the base game
+    out = []
+    for p in players:  # _seen_from written out: every view of a seat asks this
+        d = row[p.seat] - sight
+        if p.in_play and not _MUSTANG.isdisjoint(p.in_play):
+            d += 1
+        if p.character == "paul_regret" if base else has_ability(state, p.seat, "paul_regret"):
+            d += 1
+        out.append(d if d > 1 else 1)
+    return out
 
 
 def reach(state: GameState, seat: int) -> int:

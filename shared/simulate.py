@@ -116,6 +116,15 @@ class _Timed:
     def __init__(self, bot: Bot, times: list[float]) -> None:
         self._bot = bot
         self._times = times
+        among = getattr(bot, "choose_among", None)
+        if among is not None:  # the driver asks this instead of `choose`: time it too
+            def choose_among(options: tuple[Action, ...]) -> Action | None:
+                started = time.perf_counter()
+                action: Action | None = among(options)
+                if action is not None:  # else `choose` is asked, and timed, next
+                    self._times.append(time.perf_counter() - started)
+                return action
+            self.choose_among = choose_among
 
     def choose(self, seat_view: TableView) -> Action:
         started = time.perf_counter()
@@ -139,28 +148,32 @@ def play_game(setup: Setup, bot_kinds: list[str], check: bool = True,
         bots = {seat: _Timed(bot, timings[bot_kinds[seat]]) for seat, bot in bots.items()}
     driver = GameDriver(state, bots)
     driver.tell(events)
-    record = GameRecord(setup=setup, version=RECORD_VERSION)
+    played: list[tuple[int, Action]] = []  # made into a record only when something breaks
+
+    def record() -> GameRecord:
+        return GameRecord(setup=setup, version=RECORD_VERSION,
+                          actions=[move_of(s, a) for s, a in played])
 
     def observe(seat: int, action: Action, events: list[Event]) -> None:
-        record.actions.append(move_of(seat, action))
+        played.append((seat, action))
         if check:
             found = problems(state)
             breach = _hand_limit_breach(state, events)
             if breach:
                 found.append(breach)
             if found:
-                raise InvariantBreach("; ".join(found), record)
+                raise InvariantBreach("; ".join(found), record())
         if state.turn_number > TURN_CAP:
-            raise InvariantBreach(f"the game did not end within {TURN_CAP} turns", record)
+            raise InvariantBreach(f"the game did not end within {TURN_CAP} turns", record())
 
     driver.observers.append(observe)
     try:
         driver.run_bots()
     except GameFailed as failure:
         if failure.seat is not None and failure.action is not None:
-            record.actions.append(move_of(failure.seat, failure.action))
-        raise InvariantBreach(failure.reason, record) from failure
-    return state, len(record.actions)
+            played.append((failure.seat, failure.action))
+        raise InvariantBreach(failure.reason, record()) from failure
+    return state, len(played)
 
 
 def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[str]]:

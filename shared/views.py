@@ -58,17 +58,6 @@ class TableView(Struct, frozen=True, omit_defaults=True):
     winners: tuple[int, ...] = ()
 
 
-def _role_visible(state: GameState, seat: int, viewer: int | None) -> bool:
-    player = state.players[seat]
-    return (
-        state.three_player
-        or player.role == SHERIFF
-        or not player.alive
-        or seat == viewer
-        or state.winner is not None
-    )
-
-
 class Private(NamedTuple):
     """What only `viewer` sees of the table (the fields of the wire's `Mine`, in its order).
     `distances[i]` is the distance to seat i: None for yourself, the dead, or when you are
@@ -108,25 +97,17 @@ def view(state: GameState, viewer: int | None) -> TableView:
     """The table as `viewer` sees it; `viewer=None` is a spectator."""
     seated = viewer is not None and 0 <= viewer < len(state.players)
     mine = private_part(state, viewer) if seated and viewer is not None else None
+    # A role is seen in 3-player games and once the game is over, and otherwise for the
+    # Sheriff, the eliminated and yourself.
+    every_role = state.three_player or state.winner is not None
     players = []
     for p in state.players:
         distance = mine.distances[p.seat] if mine is not None else None
         in_reach = mine is not None and distance is not None and distance <= mine.reach
-        players.append(
-            PlayerView(
-                seat=p.seat,
-                name=p.name,
-                character=p.character,
-                life=p.life,
-                max_life=p.max_life,
-                alive=p.alive,
-                hand_count=len(p.hand),
-                in_play=tuple(p.in_play),
-                role=p.role if _role_visible(state, p.seat, viewer) else None,
-                distance=distance,
-                in_reach=in_reach,
-            )
-        )
+        visible = every_role or p.role == SHERIFF or not p.alive or p.seat == viewer
+        players.append(PlayerView(  # by position, in the order of its fields
+            p.seat, p.name, p.character, p.life, p.max_life, p.alive, len(p.hand),
+            tuple(p.in_play), p.role if visible else None, distance, in_reach))
     decision = state.pending
     pending = None
     if decision is not None:

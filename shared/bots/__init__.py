@@ -1,7 +1,12 @@
 """Bots: each decides from its own seat's view only (`choose(view) -> Action`).
 
 Bots that infer roles also take the public events, redacted for their seat, through an
-optional `observe(events)`; whoever runs a game calls it after every applied action."""
+optional `observe(events)`; whoever runs a game calls it after every applied action.
+
+A bot may also have `choose_among(options) -> Action | None`: the answer `choose` would give
+when the options alone decide it, or None to be asked `choose(view)`. The driver asks it
+first and builds the view only for a None (the random bot always answers; the scoring bots
+answer a decision with one option). The view is the costliest part of a random game."""
 
 from __future__ import annotations
 
@@ -39,8 +44,11 @@ def tell(bots: Mapping[int, object], events: Iterable[Event]) -> None:
 
     Call it with the events of `start_game` and then after every applied action, in order,
     each event exactly once; bots without `observe` are skipped."""
+    listening = [(seat, observe) for seat, bot in bots.items()
+                 if (observe := getattr(bot, "observe", None)) is not None]
+    if not listening:
+        return
     events = list(events)
-    for seat, bot in bots.items():
-        observe = getattr(bot, "observe", None)
-        if observe is not None:
-            observe([redact(event, seat) for event in events])
+    for seat, observe in listening:
+        # An event private to nobody is everyone's as it is (what redact would give back).
+        observe([event if not event.private_to else redact(event, seat) for event in events])

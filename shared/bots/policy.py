@@ -37,10 +37,16 @@ class ScoringBot:
     def __init__(self, seed: int = 0) -> None:
         self._seed = seed
         self._beliefs = Beliefs()
+        self._jitter = random.Random(0)  # seeded anew for every decision (see _best)
 
     def observe(self, events: Iterable[Event]) -> None:
         """Public events, already redacted for this bot's seat, in the order they happened."""
         self._beliefs.observe(events)
+
+    def choose_among(self, options: tuple[Action, ...]) -> Action | None:
+        """A decision with one option is answered as `choose` answers it, without the view
+        (see `shared.bots`); any other needs the view (None)."""
+        return options[0] if len(options) == 1 else None
 
     def choose(self, view: TableView) -> Action:
         if not view.options or view.pending is None:
@@ -59,7 +65,8 @@ class ScoringBot:
         host that rebuilds a bot after a restart (same seed, same events) gets the same
         choices without replaying the bot's earlier decisions."""
         assert view.pending is not None  # checked by choose()
-        jitter = random.Random(self._seed * 1_000_003 + view.pending.id)
+        jitter = self._jitter
+        jitter.seed(self._seed * 1_000_003 + view.pending.id)  # as a new Random(that seed)
         noisy = [s + jitter.gauss(0.0, self.skill.noise) for s in scores]
         return view.options[noisy.index(max(noisy))]
 

@@ -53,5 +53,7 @@ def _well_formed(seat: object, action: object) -> bool:
         return False
     if not isinstance(action.kind, str) or not isinstance(action.cards, tuple):
         return False
-    fields = (action.card, action.target, action.pick, *action.cards)
-    return all(f is None or type(f) is int for f in fields)
+    card, target, pick, cards = action.card, action.target, action.pick, action.cards
+    return ((card is None or type(card) is int) and (target is None or type(target) is int)
+            and (pick is None or type(pick) is int)
+            and (not cards or all(type(c) is int for c in cards)))

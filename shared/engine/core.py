@@ -183,7 +183,7 @@ class EngineCore:
     def suzy_check(self) -> None:
         """Suzy Lafayette draws the moment her hand is empty (checked before every decision)."""
         for p in self.s.players:
-            if p.alive and not p.hand and has_ability(self.s, p.seat, "suzy_lafayette"):
+            if not p.hand and p.alive and has_ability(self.s, p.seat, "suzy_lafayette"):
                 self.draw_to_hand(p.seat, 1, source="suzy_lafayette")
 
     # --- life ----------------------------------------------------------------------------

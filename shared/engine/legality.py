@@ -96,13 +96,16 @@ def check_jose(state: GameState, seat: int, action: Action) -> Refusal | None:
     return None
 
 
+_NOT_AS_BANG = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
+                                  "other cards as BANG!")
+
+
 def ready_as_bang(state: GameState, seat: int, card: int) -> Refusal | None:
     """Calamity Janet (a Missed!) and Annie Versary (any card) may play a card as a BANG!."""
     key = KEY[card]
     if key == "bang" or not (has_ability(state, seat, "annie_versary") or (
             key == "missed" and has_ability(state, seat, "calamity_janet"))):
-        return Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
-                                  "other cards as BANG!")
+        return _NOT_AS_BANG  # asked for every card in hand at every play decision
     return ready_bang(state, seat, card)
 
 

@@ -25,8 +25,8 @@ from shared.model import (
     StoreFrame,
     TurnFrame,
 )
-from shared.rulebook import has_ability, rulebook, suit_of
-from shared.rules import seats_from, weapon_of
+from shared.rulebook import Rulebook, has_ability, rulebook, suit_of
+from shared.rules import Unchanged, seats_from, weapon_of
 
 
 class PlayMixin(EngineCore):
@@ -54,16 +54,24 @@ class PlayMixin(EngineCore):
     def play_options(self, seat: int) -> list[Action]:
         """Every card and ability `seat` may use on their turn: the actions that pass the
         checks of `shared.engine.legality` and `CARD_RULES`."""
+        with Unchanged(self.s):  # the checks ask the same distances again and again
+            return self._play_options(seat)
+
+    def _play_options(self, seat: int) -> list[Action]:
         s = self.s
         p = s.players[seat]
         book = rulebook(s)
+        # Shortcuts for what is asked for every card in hand: the base rulebook lets every
+        # card be played, and without these two characters no other card is ever a BANG!.
+        every_card = type(book).may_play is Rulebook.may_play
+        as_bang = has_ability(s, seat, "annie_versary") or has_ability(s, seat, "calamity_janet")
         bang = CARD_RULES["bang"]
         options: list[Action] = []
         for card in p.hand:
-            if not book.may_play(s, seat, card):
+            if not every_card and not book.may_play(s, seat, card):
                 continue
             key = KEY[card]
-            if key != "bang" and ready_as_bang(s, seat, card) is None:
+            if as_bang and key != "bang" and ready_as_bang(s, seat, card) is None:
                 options.extend(bang.offers(s, seat, card, "play_as_bang"))
             rule = CARD_RULES.get(key)
             if rule is not None:
