@@ -13,7 +13,6 @@ from shared.rulebook import has_ability, rulebook
 _IDS: dict[str, frozenset[int]] = {
     key: frozenset(i for i, k in enumerate(KEY) if k == key) for key in set(KEY)}
 _NO_IDS: frozenset[int] = frozenset()
-_MUSTANG, _SCOPE = _IDS["mustang"], _IDS["scope"]
 
 
 def has_in_play(player: Player, key: str) -> bool:
@@ -146,37 +145,14 @@ def distance(state: GameState, a: int, b: int) -> int:
         if row is None:
             row = rows[a] = distances_from(state, a)
         return row[b]
-    players = state.players
-    ring = _RINGS.get(tuple(map(_ALIVE, players))) or _ring(state)
-    seer, seen = players[a], players[b]
-    d = ring[a][b]
-    # Mustang and Paul Regret add, Scope and Rose Doolan subtract (_seen_from and _sight,
-    # written out: this runs for every BANG! option outside an Unchanged block).
-    if seen.in_play and not _MUSTANG.isdisjoint(seen.in_play):
-        d += 1
-    if seer.in_play and not _SCOPE.isdisjoint(seer.in_play):
-        d -= 1
-    if type(state) is GameState:  # has_ability's own shortcut for the base game
-        d += (seen.character == "paul_regret") - (seer.character == "rose_doolan")
-    else:
-        d += has_ability(state, b, "paul_regret") - has_ability(state, a, "rose_doolan")
-    return d if d > 1 else 1
+    seer, seen = state.players[a], state.players[b]
+    return max(_ring(state)[a][b] + _seen_from(state, seen) - _sight(state, seer), 1)
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
     """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
-    players = state.players
-    row, sight = _ring(state)[a], _sight(state, players[a])
-    base = type(state) is GameState  # has_ability's own shortcut for the base game
-    out = []
-    for p in players:  # _seen_from written out: every view of a seat asks this
-        d = row[p.seat] - sight
-        if p.in_play and not _MUSTANG.isdisjoint(p.in_play):
-            d += 1
-        if p.character == "paul_regret" if base else has_ability(state, p.seat, "paul_regret"):
-            d += 1
-        out.append(d if d > 1 else 1)
-    return out
+    row, sight = _ring(state)[a], _sight(state, state.players[a])
+    return [max(row[p.seat] + _seen_from(state, p) - sight, 1) for p in state.players]
 
 
 def reach(state: GameState, seat: int) -> int:
