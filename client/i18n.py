@@ -64,10 +64,9 @@ class I18n:
 
     def problem(self, problem: BaseException) -> str:
         """A failure of the link to the host (or of the host), for a person."""
-        if isinstance(problem, RemoteError):
-            return self.refusal(problem.code, problem.message)
-        if isinstance(problem, TimeoutError):
-            return self.refusal("unreachable", "the host did not answer in time")
+        if isinstance(problem, RemoteError | TimeoutError):
+            failed = RemoteError.of(problem)
+            return self.refusal(failed.code, failed.message)
         return str(problem) or type(problem).__name__
 
     def footer(self, label: str) -> str:

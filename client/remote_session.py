@@ -242,10 +242,9 @@ class RemoteSession(Session):
     async def say(self, text: str = "", phrase: str = "") -> None:
         try:
             await self.remote.say(self.room, text, phrase)
-        except RemoteError as refusal:
-            self.emit(Refused(refusal.message, refusal.code))
-        except TimeoutError:
-            self.emit(Refused("the host did not answer in time", "unreachable"))
+        except (RemoteError, TimeoutError) as problem:
+            failed = RemoteError.of(problem)
+            self.emit(Refused(failed.message, failed.code))
 
     async def rematch(self) -> None:
         """A new room with the same options, this player in the same seat, bots elsewhere."""
@@ -263,10 +262,9 @@ class RemoteSession(Session):
             self.seat = await self.remote.join(room.id, my_name, self.seat)
             self._decision = None
             await self.remote.start(room.id, bots=True)
-        except RemoteError as refusal:
-            self.emit(Refused(refusal.message, refusal.code))
-        except TimeoutError:
-            self.emit(Refused("the host did not answer in time", "unreachable"))
+        except (RemoteError, TimeoutError) as problem:
+            failed = RemoteError.of(problem)
+            self.emit(Refused(failed.message, failed.code))
 
     async def close(self) -> None:
         await stop_task(self._reader)

@@ -106,6 +106,13 @@ class RemoteError(Exception):
         self.code = code
         self.message = message
 
+    @classmethod
+    def of(cls, problem: RemoteError | TimeoutError) -> RemoteError:
+        """A request's failure as a RemoteError: a timeout is `unreachable`."""
+        if isinstance(problem, RemoteError):
+            return problem
+        return cls("unreachable", "the host did not answer in time")
+
 
 Update = TableUpdate | LobbyUpdate | p.Error | p.PublicError | Status | p.Chat
 

@@ -56,9 +56,12 @@ from shared.views import TableView
 
 WIDE_MIN = (120, 36)
 CHOICE_ROWS = 5  # rows of the choices list at 80x24; a taller screen gives it two thirds more
-
-
 BOX_MIN_WIDTH = 28  # columns of a wide seat box; narrower, the table stays compact
+
+
+def board_width(width: int) -> int:
+    """Wide: the columns of the seats and the table, 3fr beside the log's 1fr (app.tcss)."""
+    return width * 3 // 4
 
 
 def ring_columns(others: int) -> int:
@@ -159,7 +162,7 @@ class TableScreen(Screen[None]):
         beside it) when the boxes are wide enough, else compact. `remount`: the seats are new."""
         width, height = self.app.size
         wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1] and \
-            width * 3 // 4 // ring_columns(self._others()) >= BOX_MIN_WIDTH
+            board_width(width) // ring_columns(self._others()) >= BOX_MIN_WIDTH
         changed = wide != self.has_class("-wide")
         self.set_class(wide, "-wide")
         if not self.session.spectator:
@@ -195,9 +198,9 @@ class TableScreen(Screen[None]):
         height = box_height(screen_height)
         mine = height
         view = self.view
-        if view is not None and view.viewer is not None:  # the board is 3/4 of the width
+        if view is not None and view.viewer is not None:  # less its border, padding, indent
             ability = self.i18n.ability(view.players[view.viewer].character)
-            lines = len(textwrap.wrap(ability, width * 3 // 4 - 7))
+            lines = len(textwrap.wrap(ability, board_width(width) - 7))
             mine = min(height, 5 + lines)
         self.seats.styles.grid_rows = " ".join(str(mine if me else height) for me in rows)
 

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from client.app import BangApp
 from client.i18n import I18n
+from client.screens.table import TableScreen
 from client.session import LocalSession, LocalTable
 from client.widgets.seat import SeatPanel
 from shared.setup import Scenario, SeatRig, Setup
@@ -32,26 +33,26 @@ async def drawn(pilot: Pilot) -> None:
     await pilot.pause(0.2)
 
 
+async def store_open(pilot: Pilot) -> TableScreen:
+    """Rosa plays her General Store; the table once its 7 cards are the choices."""
+    await drawn(pilot)
+    await answer(pilot, pilot.app, "play", lambda a: a.card is not None and a.target is None)
+    await until(pilot, lambda: len(table_of(pilot.app).panel.actions) == 7, what="the store")
+    await pilot.pause(0.2)
+    return table_of(pilot.app)
+
+
 async def test_a_tall_compact_screen_lists_every_store_card() -> None:
-    app = store_app()
-    async with app.run_test(size=(100, 32)) as pilot:
-        await drawn(pilot)
-        await answer(pilot, app, "play", lambda a: a.card is not None and a.target is None)
-        await until(pilot, lambda: len(table_of(app).panel.actions) == 7, what="the store")
-        await pilot.pause(0.2)
-        table = table_of(app)
+    async with store_app().run_test(size=(100, 32)) as pilot:
+        table = await store_open(pilot)
         assert not table.has_class("-wide")
         assert table.panel.option_list.size.height == 7  # 80x24 would show 5 and scroll
 
 
 async def test_80x24_keeps_the_list_short_for_the_log() -> None:
-    app = store_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await drawn(pilot)
-        await answer(pilot, app, "play", lambda a: a.card is not None and a.target is None)
-        await until(pilot, lambda: len(table_of(app).panel.actions) == 7, what="the store")
-        await pilot.pause(0.2)
-        assert table_of(app).panel.option_list.size.height == 5
+    async with store_app().run_test(size=(80, 24)) as pilot:
+        table = await store_open(pilot)
+        assert table.panel.option_list.size.height == 5
 
 
 def rendered(panel: SeatPanel) -> str:
