@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, cast, get_args
 
 from shared.characters import CHARACTERS
+from shared.high_noon.cards import EventCardKey
 
 #: Every kind of event: the engine's, then the two a game's driver adds (shared.events).
 EventKind = Literal[
@@ -23,6 +24,7 @@ EventKind = Literal[
     "dynamite_explodes", "dynamite_passes", "jail_escape", "jail_stays", "store_open",
     "store_pick", "lucky_pick", "kit_look", "kit_keep", "give", "steal", "forced_discard",
     "fizzle", "henry_block", "sid", "chuck", "jose",
+    "event_flip", "event_effect", "ghost_returns", "ghost_leaves", "suit_named", "new_identity",
     "time_up", "game_stopped",
 ]
 
@@ -46,12 +48,25 @@ Zone = Literal["hand", "in_play"]
 
 #: `reason` of a `turn_end`: the discard phase is over, or the turn was lost in Jail.
 TurnEndReason = Literal["discard", "skipped"]
-#: `reason` of a `discard` outside the discard phase: a weapon replaced by a new one.
-DiscardReason = Literal["replaced_weapon"]
+#: `reason` of a `discard` outside the discard phase: a weapon replaced by a new one, or a card
+#: in play given up when The Daltons (High Noon) came into play.
+DiscardReason = Literal["replaced_weapon", "the_daltons"]
 Reason = Literal[TurnEndReason, DiscardReason]
 
 #: `role` of an `eliminated`: the role the player had (shared.roles).
 Role = Literal["sheriff", "deputy", "outlaw", "renegade"]
+
+#: `suit` of a `suit_named` (High Noon's Handcuffs), in the order the options list them.
+Suit = Literal["spades", "hearts", "diamonds", "clubs"]
+
+#: `character` of a `new_identity`: every character's key (shared.characters).
+CharacterKey = Literal[
+    "bart_cassidy", "black_jack", "calamity_janet", "el_gringo", "jesse_jones", "jourdonnais",
+    "kit_carlson", "lucky_duke", "paul_regret", "pedro_ramirez", "rose_doolan", "sid_ketchum",
+    "slab_the_killer", "suzy_lafayette", "vulture_sam", "willy_the_kid", "apache_kid",
+    "chuck_wengam", "jose_delgado", "pixie_pete", "big_spencer", "youl_grinner", "madam_yto",
+    "colorado_bill", "henry_block", "annie_versary",
+]
 
 #: `side` of a `game_over`: who won (shared.roles: the 3p_ sides are the 3-player variant's).
 Side = Literal["sheriff", "outlaws", "renegade", "3p_deputy", "3p_outlaw", "3p_renegade"]
@@ -62,6 +77,8 @@ ActionKind = Literal[
     "play", "play_as_bang", "end_turn", "sid", "chuck", "jose", "barrel", "missed",
     "take_hit", "beer", "die", "discard_bang", "pick", "put_back", "give", "draw_deck",
     "draw_discard", "draw_player", "discard", "pass",
+    "discard_in_play", "name_spades", "name_hearts", "name_diamonds", "name_clubs",
+    "new_identity", "keep",
 ]
 
 
@@ -87,6 +104,9 @@ VOCABULARIES: Final[Mapping[str, frozenset[str]]] = {
     "role": codes(Role),
     "side": codes(Side),
     "default": codes(ActionKind),
+    "event_card": codes(EventCardKey),
+    "suit": codes(Suit),
+    "character": codes(CharacterKey),
 }
 #: The codes that are character keys (written as the character's name in every language).
 CHARACTER_CODES: Final = frozenset(
@@ -159,6 +179,14 @@ SPECS: Final[Mapping[str, KindSpec]] = {
     "sid": _spec(f"seat {_CARDS}"),
     "chuck": _spec("seat value"),
     "jose": _spec("seat card"),
+    # High Noon: a card comes into play at the start of a round (`count`: cards left under it).
+    "event_flip": _spec("seat count", required={"event_card": EventCardKey}),
+    # High Noon: what the active card did to `seat` now (High Noon's life point: a `hit` follows).
+    "event_effect": _spec("seat", required={"event_card": EventCardKey}),
+    "ghost_returns": _spec("seat"),  # Ghost Town: an eliminated player's turn, as a ghost
+    "ghost_leaves": _spec("seat"),  # ... and its end: eliminated again (a discard_all may follow)
+    "suit_named": _spec("seat", required={"suit": Suit}),  # Handcuffs
+    "new_identity": _spec("seat value", required={"character": CharacterKey}),  # value: life
     "time_up": _spec("seat", required={"default": ActionKind}),
     "game_stopped": _spec(),
 }

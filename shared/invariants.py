@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from shared.cards import CARDS, DECK_SIZE, KEY, WEAPON_REACH
-from shared.model import DyingFrame, GameState, KitFrame, StoreFrame
+from shared.model import DyingFrame, EventFrame, GameState, KitFrame, StoreFrame
+from shared.rulebook import rulebook
 
 
 def card_places(state: GameState) -> Counter[int]:
@@ -16,7 +17,7 @@ def card_places(state: GameState) -> Counter[int]:
         places.update(p.hand)
         places.update(p.in_play)
     for frame in state.stack:
-        if isinstance(frame, (StoreFrame, KitFrame)):
+        if isinstance(frame, (StoreFrame, KitFrame, EventFrame)):
             places.update(frame.cards)
     return places
 
@@ -30,7 +31,7 @@ def _cards_misplaced(state: GameState) -> list[str]:
         held += p.hand
         held += p.in_play
     for frame in state.stack:
-        if isinstance(frame, (StoreFrame, KitFrame)):
+        if isinstance(frame, (StoreFrame, KitFrame, EventFrame)):
             held += frame.cards
     # As many cards as the deck has, and every card among them: each exactly once.
     if len(held) == DECK_SIZE and set(held) == _EVERY_CARD:
@@ -47,9 +48,10 @@ def _cards_misplaced(state: GameState) -> list[str]:
 def problems(state: GameState) -> list[str]:
     found = _cards_misplaced(state)
     dying = {f.seat for f in state.stack if isinstance(f, DyingFrame)}
+    book = rulebook(state)
     for p in state.players:
         if p.alive:
-            low = 1 if p.seat not in dying else -10
+            low = book.min_life(state, p.seat) if p.seat not in dying else -10
             if not low <= p.life <= p.max_life:
                 found.append(f"{p.name} has {p.life} life (allowed {low}..{p.max_life})")
         elif p.hand or p.in_play:
@@ -67,4 +69,4 @@ def problems(state: GameState) -> list[str]:
         found.append("the game is not over but nobody has a decision to make")
     if state.pending is not None and not state.players[state.pending.seat].alive:
         found.append(f"{state.players[state.pending.seat].name} is eliminated but must decide")
-    return found
+    return found + book.problems(state)

@@ -10,13 +10,16 @@ from msgspec import Struct
 
 from shared.event_kinds import (
     ActionKind,
+    CharacterKey,
     DrawSource,
+    EventCardKey,
     EventKind,
     FlipPurpose,
     PlayHow,
     Reason,
     Role,
     Side,
+    Suit,
     Zone,
 )
 
@@ -81,6 +84,9 @@ class Event(Struct, frozen=True, omit_defaults=True):
     role: Role | None = None  # eliminated
     side: Side | None = None  # game_over
     default: ActionKind | None = None  # time_up
+    event_card: EventCardKey | None = None  # event_flip, event_effect (High Noon)
+    suit: Suit | None = None  # suit_named (High Noon's Handcuffs)
+    character: CharacterKey | None = None  # new_identity (High Noon)
 
 
 class Player(Struct):
@@ -187,9 +193,19 @@ class BeforeCardFrame(Struct, tag="before_card"):
     card: int
 
 
+class EventFrame(Struct, tag="event"):
+    """An expansion's own step, resolved by the game's rulebook (`Rulebook.step_frame`):
+    `kind` says which (High Noon: "daltons", "new_identity", "name_suit", "kit_keep"), `seats`
+    who is still to decide, `cards` any cards it holds meanwhile (counted by the invariants)."""
+
+    kind: str
+    seats: list[int]
+    cards: list[int] = []
+
+
 Frame = (
     TurnFrame | ShotFrame | DyingFrame | IndiansFrame | DuelFrame | StoreFrame | LuckyFrame
-    | KitFrame | MoveFrame | GringoFrame | YoulFrame | BeforeCardFrame
+    | KitFrame | MoveFrame | GringoFrame | YoulFrame | BeforeCardFrame | EventFrame
 )
 
 

@@ -327,6 +327,7 @@ class Mine(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     default: Action | None = None
     private: tuple[int, ...] = ()
     distances: tuple[int | None, ...] = ()
+    other_character: str | None = None  # High Noon's New Identity: your second character
 
 
 class PlayerDelta(Struct, frozen=True, forbid_unknown_fields=True):
@@ -358,6 +359,9 @@ class TableDelta(Struct, frozen=True, forbid_unknown_fields=True):
     pending: PendingView | None | UnsetType = UNSET
     winner: str | None | UnsetType = UNSET
     winners: tuple[int, ...] | UnsetType = UNSET
+    event_active: str | None | UnsetType = UNSET
+    event_next: str | None | UnsetType = UNSET
+    events_left: int | UnsetType = UNSET
 
 
 # --- host -> one client (inside Sealed) ------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shared.cards import KEY, SUIT
-from shared.model import GameState
+from shared.model import Action, Decision, EventFrame, GameState
 
 if TYPE_CHECKING:
     from shared.engine.core import EngineCore
@@ -52,10 +52,46 @@ class Rulebook:
             return None
         return 1
 
-    def may_play(self, state: GameState, seat: int, card: int) -> bool:
-        """Whether a card's kind may be played at all now (on a turn, or a Beer to survive);
-        its own conditions (targets, reach) are checked where it is played."""
+    def may_play(self, state: GameState, seat: int, card: int, as_key: str | None = None) -> bool:
+        """Whether `seat` may use a card from the hand now: played on a turn, a Beer to
+        survive, a Missed!, a BANG! discarded in a Duel or against Indians!. `as_key`: the
+        card kind it is used as (Calamity Janet, Annie Versary), None for itself. Its own
+        conditions (targets, reach) are checked where it is played."""
         return True
+
+    def draw_extra(self, state: GameState, seat: int) -> int:
+        """Cards drawn at the end of phase 1, after the draw itself (none in the base game)."""
+        return 0
+
+    def draw_phase_over(self, engine: EngineCore, seat: int) -> None:
+        """Anything that happens when `seat`'s phase 1 is over, before the cards are played
+        (nothing in the base game). Frames it stacks resolve after a pending Kit Carlson
+        choice and before the play phase."""
+
+    def dead_turn(self, engine: EngineCore, seat: int) -> bool:
+        """Whether an eliminated player whose seat the turn reaches plays that turn (never in
+        the base game: `next_turn` skips them)."""
+        return False
+
+    def can_lose_life(self, state: GameState, seat: int) -> bool:
+        """Whether a hit or any loss of life counts for `seat` (always, in the base game)."""
+        return True
+
+    def min_life(self, state: GameState, seat: int) -> int:
+        """The fewest life points a living player outside a fatal hit may have (1)."""
+        return 1
+
+    def problems(self, state: GameState) -> list[str]:
+        """Broken invariants of what an expansion adds to the state (shared.invariants)."""
+        return []
+
+    def step_frame(self, engine: EngineCore, frame: EventFrame) -> Decision | None:
+        """Resolve an expansion's own frame (none in the base game)."""
+        raise AssertionError(f"no rule resolves a {frame.kind!r} frame in this game")
+
+    def resolve_frame(self, engine: EngineCore, frame: EventFrame, action: Action) -> None:
+        """Apply the answer to the decision `step_frame` asked."""
+        raise AssertionError(f"no rule resolves a {frame.kind!r} frame in this game")
 
     def turn_started(self, engine: EngineCore, seat: int) -> None:
         """Anything that happens at the very start of a turn, before Dynamite (nothing in

@@ -5,8 +5,29 @@ from __future__ import annotations
 from msgspec import Struct
 
 
+#: The expansions a game may be played with.
+EXPANSIONS = ("high_noon",)
+
+
+class HighNoonOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """How a High Noon game settles the rulings the cards leave open (../shared/HIGH_NOON.md,
+    section 4; the number is the ruling's). Every default follows the card's text."""
+
+    bonus: bool = False  # 2: Handcuffs and New Identity are shuffled in with the 12 events
+    event_limit: int | None = None  # 3: only the first N events after the shuffle
+    next_hidden: bool = False  # 1: the next event is not shown
+    doctor_heals_wounded: bool = False  # 4: the fewest life points among the wounded
+    thirst_draws_one: bool = False  # 5: under Thirst everyone draws exactly 1
+    ghost_cards_to_vulture: bool = False  # 8: a ghost's cards go to Vulture Sam
+    hangover_keeps_drawbacks: bool = False  # 10: Big Spencer still may not play Missed!
+    sermon_blocks_bang_as_missed: bool = False  # 11: Calamity Janet's BANG! as Missed! too
+    no_three_players: bool = False  # 14: High Noon is refused at 3 players
+
+
 class Setup(Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Everything needed to deal a game. `characters` and `roles` fix them by seat."""
+    """Everything needed to deal a game. `characters` and `roles` fix them by seat;
+    `expansions` names the expansions played (`EXPANSIONS`), and `high_noon` that one's
+    options (only with "high_noon" in `expansions`)."""
 
     players: int = 4
     seed: int = 0
@@ -14,6 +35,8 @@ class Setup(Struct, forbid_unknown_fields=True, omit_defaults=True):
     pool: str = "all"  # "base": the 16 base characters; "all": all 26
     characters: list[str] | None = None
     roles: list[str] | None = None
+    expansions: list[str] = []
+    high_noon: HighNoonOptions | None = None
 
 
 class SeatRig(Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -22,6 +45,7 @@ class SeatRig(Struct, forbid_unknown_fields=True, omit_defaults=True):
     hand: list[str | int] | None = None
     in_play: list[str | int] = []
     life: int | None = None
+    eliminated: bool = False  # at the table, out of the game (no cards; High Noon's ghosts)
 
 
 class Scenario(Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -33,6 +57,9 @@ class Scenario(Struct, forbid_unknown_fields=True, omit_defaults=True):
     turn:   whose turn it is (default: the Sheriff, or the Deputy with 3 players)
     start:  "start" runs the turn from its beginning (Dynamite, Jail, draw); "play" skips to
             the play phase
+    event_active, event_deck, sheriff_turns: High Noon's active event card (a key or null),
+            the event deck (keys, the next first; "high_noon" is appended when absent) and the
+            Sheriff turns already taken (with 1 or more, a "start" at the Sheriff turns a card)
     """
 
     seats: list[SeatRig] = []
@@ -41,3 +68,6 @@ class Scenario(Struct, forbid_unknown_fields=True, omit_defaults=True):
     only_deck: bool = False  # true: the draw pile is exactly `deck`, the rest goes to discard
     turn: int | None = None
     start: str = "start"
+    event_active: str | None = None
+    event_deck: list[str] | None = None
+    sheriff_turns: int | None = None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from msgspec import Struct
 
 from shared import rules
+from shared.high_noon.rules import HighNoonState
 from shared.model import Action, GameState
 from shared.roles import SHERIFF
 
@@ -56,6 +57,13 @@ class TableView(Struct, frozen=True, omit_defaults=True):
     private: tuple[int, ...] = ()  # cards only the viewer sees now (Kit Carlson's look)
     winner: str | None = None
     winners: tuple[int, ...] = ()
+    # High Noon (public): the event card in play, the next one (None when hidden by option
+    # or when High Noon is in play), how many are left to come; and (private) the viewer's
+    # second character for New Identity.
+    event_active: str | None = None
+    event_next: str | None = None
+    events_left: int = 0
+    other_character: str | None = None
 
 
 class Private(NamedTuple):
@@ -71,6 +79,7 @@ class Private(NamedTuple):
     default: Action | None
     private: tuple[int, ...]
     distances: tuple[int | None, ...]
+    other_character: str | None
 
 
 def private_part(state: GameState, viewer: int) -> Private:
@@ -90,7 +99,9 @@ def private_part(state: GameState, viewer: int) -> Private:
         options=decision.options if decision else (),
         default=decision.default if decision else None,
         private=decision.private if decision else (),
-        distances=distances)
+        distances=distances,
+        other_character=(state.other_character[viewer] or None)
+        if isinstance(state, HighNoonState) else None)
 
 
 def view(state: GameState, viewer: int | None) -> TableView:
@@ -139,4 +150,16 @@ def view(state: GameState, viewer: int | None) -> TableView:
         private=mine.private if mine else (),
         winner=state.winner,
         winners=tuple(state.winners),
+        other_character=mine.other_character if mine else None,
+        **_events(state),
     )
+
+
+def _events(state: GameState) -> dict[str, Any]:
+    """High Noon's public event cards (nothing for a game without them)."""
+    if not isinstance(state, HighNoonState):
+        return {}
+    shown = state.event_deck and not state.options.next_hidden
+    return {"event_active": state.event_active,
+            "event_next": state.event_deck[0] if shown else None,
+            "events_left": len(state.event_deck)}

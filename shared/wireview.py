@@ -20,6 +20,9 @@ from shared.views import PlayerView, TableView
 
 #: The TableView fields a TableDelta may carry, besides `players`.
 _SCALARS = tuple(f for f in TableDelta.__struct_fields__ if f != "players")
+#: Of those, the ones a delta that starts a view may leave out (an older host's, or a game
+#: without their expansion): their TableView defaults hold.
+_OPTIONAL = frozenset({"event_active", "event_next", "events_left"})
 #: The PlayerView fields a PlayerDelta may carry, besides `seat`.
 _PLAYER = tuple(f for f in PlayerDelta.__struct_fields__ if f != "seat")
 
@@ -31,6 +34,7 @@ def split(seat_view: TableView) -> Mine:
         bangs_played=seat_view.bangs_played, options=seat_view.options,
         default=seat_view.default, private=seat_view.private,
         distances=tuple(p.distance for p in seat_view.players),
+        other_character=seat_view.other_character,
     )
 
 
@@ -46,7 +50,7 @@ def merge(public: TableView, seat: int, mine: Mine) -> TableView:
     return structs.replace(
         public, viewer=seat, players=tuple(players), hand=mine.hand, role=mine.role,
         reach=mine.reach, bangs_played=mine.bangs_played, options=mine.options,
-        default=mine.default, private=mine.private)
+        default=mine.default, private=mine.private, other_character=mine.other_character)
 
 
 # Fields by name, for a Struct's constructor or `structs.replace`: each value has its field's
@@ -73,7 +77,7 @@ def patch(old: TableView | None, delta: TableDelta) -> TableView:
     fields = {name: value for name in _SCALARS
               if (value := getattr(delta, name)) is not UNSET}
     if old is None:
-        if delta.players is UNSET or len(fields) < len(_SCALARS):
+        if delta.players is UNSET or set(_SCALARS) - set(fields) - _OPTIONAL:
             raise ValueError("a delta that starts a view must have every field")
         return TableView(viewer=None, players=tuple(_whole(p) for p in delta.players),
                          **fields)

@@ -199,6 +199,8 @@ class EngineCore:
         """`seat` loses `amount` life. `killer` caused it (None for Dynamite); `card_player`
         played the card that caused it (El Gringo draws from that player's hand)."""
         p = self.s.players[seat]
+        if not rulebook(self.s).can_lose_life(self.s, seat):
+            return
         self.lose_life(seat, amount, Event(kind="hit", seat=seat, target=killer, count=amount))
         if has_ability(self.s, seat, "bart_cassidy"):
             self.draw_to_hand(seat, amount, source="bart_cassidy")

@@ -14,7 +14,9 @@ from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
 from shared.rulebook import has_ability
-from shared.setup import Scenario, Setup
+from shared.high_noon.cards import BONUS, EVENT_CARDS, EVENTS, FINAL
+from shared.high_noon.rules import HighNoonState
+from shared.setup import EXPANSIONS, HighNoonOptions, Scenario, Setup
 
 
 def _check_setup(setup: Setup) -> int:
@@ -33,6 +35,20 @@ def _check_setup(setup: Setup) -> int:
             raise SetupError(f"unknown character(s): {', '.join(unknown)}")
         if len(set(setup.characters)) != n:
             raise SetupError("each character can be dealt only once")
+    unknown_expansions = [e for e in setup.expansions if e not in EXPANSIONS]
+    if unknown_expansions:
+        raise SetupError(f"unknown expansion(s): {', '.join(unknown_expansions)} "
+                         f"(known: {', '.join(EXPANSIONS)})")
+    if len(set(setup.expansions)) < len(setup.expansions):
+        raise SetupError("an expansion is named twice")
+    if setup.high_noon is not None and "high_noon" not in setup.expansions:
+        raise SetupError("High Noon options are given but high_noon is not in expansions")
+    options = setup.high_noon or HighNoonOptions()
+    if "high_noon" in setup.expansions:
+        if n == 3 and options.no_three_players:
+            raise SetupError("High Noon is not played with 3 players at this table")
+        if options.event_limit is not None and options.event_limit < 1:
+            raise SetupError(f"event_limit must be 1 or more, not {options.event_limit}")
     if setup.roles is not None and sorted(setup.roles) != sorted(ROLE_DEAL[n]):
         raise SetupError(
             f"roles for {n} players must be {', '.join(sorted(ROLE_DEAL[n]))}, "
@@ -54,6 +70,9 @@ def start_game(setup: Setup, scenario: Scenario | None = None,
     `state_type`: a `GameState` subclass plays by its own rulebook (shared.rulebook).
     `version`: the rules revision (`shared.model.STATE_VERSION`; a record's `version`)."""
     n = _check_setup(setup)
+    high_noon = "high_noon" in setup.expansions
+    if high_noon and state_type is GameState:
+        state_type = HighNoonState
     state_rng = rng.seed_state(setup.seed)
     roles = list(setup.roles) if setup.roles is not None else list(ROLE_DEAL[n])
     if setup.roles is None:
@@ -72,6 +91,9 @@ def start_game(setup: Setup, scenario: Scenario | None = None,
     deck = list(ALL_CARD_IDS)
     state_rng = rng.shuffle(state_rng, deck)
     first = roles.index(DEPUTY if n == 3 else SHERIFF)
+    if high_noon:  # after every shuffle of the base game, so that its deals stay the same
+        state_rng, events = _event_deck(state_rng, setup)
+        state_rng, others = _other_characters(state_rng, setup, characters, events)
     state = state_type(
         version=version,
         rng=state_rng,
@@ -82,6 +104,10 @@ def start_game(setup: Setup, scenario: Scenario | None = None,
         turn=first,
         three_player=n == 3,
     )
+    if isinstance(state, HighNoonState):
+        state.options = setup.high_noon or HighNoonOptions()
+        state.event_deck = events
+        state.other_character = others
     if scenario is not None:
         _rig(state, scenario)
         _check_rig(state)
@@ -91,6 +117,29 @@ def start_game(setup: Setup, scenario: Scenario | None = None,
     engine.emit("game_start", count=n)
     engine.run()
     return state, engine.events
+
+
+def _event_deck(state_rng: int, setup: Setup) -> tuple[int, list[str]]:
+    """High Noon's event deck: the events shuffled (with the bonus cards by option), the
+    first `event_limit` of them kept, High Noon last."""
+    options = setup.high_noon or HighNoonOptions()
+    events = list(EVENTS) + (list(BONUS) if options.bonus else [])
+    state_rng = rng.shuffle(state_rng, events)
+    if options.event_limit is not None:
+        events = events[:options.event_limit]
+    return state_rng, events + [FINAL]
+
+
+def _other_characters(state_rng: int, setup: Setup, characters: list[str],
+                      events: list[str]) -> tuple[int, list[str]]:
+    """New Identity's second character for each seat, from the characters nobody plays
+    (none when the card is not in the event deck)."""
+    n = len(characters)
+    if "new_identity" not in events:
+        return state_rng, [""] * n
+    unused = [c for c in CHARACTER_POOLS[setup.pool] if c not in characters]
+    state_rng = rng.shuffle(state_rng, unused)
+    return state_rng, (unused + [""] * n)[:n]
 
 
 def _hand_size(state: GameState, seat: int) -> int:
@@ -110,8 +159,50 @@ def _check_rig(state: GameState) -> None:
     for p in state.players:
         if p.role == SHERIFF and any(KEY[c] == "jail" for c in p.in_play):
             found.append(f"{p.name} is the Sheriff and cannot be in Jail")
+    alive = {p.role for p in state.players if p.alive}
+    if (len([p for p in state.players if p.alive]) < 2 if state.three_player
+            else SHERIFF not in alive or alive <= {SHERIFF, DEPUTY}):
+        found.append("the game would already be over")
     if found:
         raise SetupError("the scenario breaks the rules: " + "; ".join(found))
+
+
+def _rig_events(state: GameState, scenario: Scenario) -> None:
+    """High Noon's scenario keys: the active card, the event deck and the round."""
+    rigged = (scenario.event_active, scenario.event_deck, scenario.sheriff_turns)
+    if not isinstance(state, HighNoonState):
+        if any(value is not None for value in rigged):
+            raise SetupError("event_active, event_deck and sheriff_turns need the high_noon "
+                             "expansion in the setup")
+        return
+    named = ([scenario.event_active] if scenario.event_active is not None else []) + \
+        list(scenario.event_deck or [])
+    unknown = [key for key in named if key not in EVENT_CARDS]
+    if unknown:
+        raise SetupError(f"unknown event card(s): {', '.join(unknown)}")
+    if scenario.event_deck is not None:
+        deck = list(scenario.event_deck)
+        if FINAL not in deck and scenario.event_active != FINAL:
+            deck.append(FINAL)
+        if FINAL in deck and deck[-1] != FINAL:
+            raise SetupError("high_noon can only be the last card of the event deck")
+        state.event_deck = deck
+    elif scenario.event_active is not None:
+        state.event_deck = [c for c in state.event_deck if c != scenario.event_active]
+    if scenario.event_active is not None:
+        state.event_active = scenario.event_active
+        if scenario.event_active == FINAL:
+            state.event_deck = []
+    if len(set(named)) < len(named):
+        raise SetupError("an event card is named twice")
+    if scenario.sheriff_turns is not None:
+        if scenario.sheriff_turns < 0:
+            raise SetupError(f"sheriff_turns must be 0 or more, not {scenario.sheriff_turns}")
+        state.sheriff_turns = scenario.sheriff_turns
+    if "new_identity" in state.event_deck + [state.event_active or ""] and \
+            not any(state.other_character):
+        raise SetupError("new_identity in a rigged event deck needs a game dealt with it: "
+                         "set high_noon.bonus in the setup")
 
 
 def _rig(state: GameState, scenario: Scenario) -> None:
@@ -137,6 +228,12 @@ def _rig(state: GameState, scenario: Scenario) -> None:
             if not 1 <= rig.life <= p.max_life:
                 raise SetupError(f"seat {seat}: life {rig.life} is outside 1..{p.max_life}")
             p.life = rig.life
+        if rig.eliminated:
+            if p.hand or p.in_play or rig.life is not None:
+                raise SetupError(f"seat {seat} is eliminated: it holds no cards and no life")
+            if rig.hand is None:
+                unrigged_hands.remove(seat)
+            p.alive, p.life = False, 0
     unrigged_hands += range(len(scenario.seats), n)
     top = [take(ref) for ref in scenario.deck]
     state.discard = [take(ref) for ref in scenario.discard]
@@ -153,6 +250,7 @@ def _rig(state: GameState, scenario: Scenario) -> None:
         if not 0 <= scenario.turn < n:
             raise SetupError(f"turn {scenario.turn} is not a seat of this table")
         state.turn = scenario.turn
+    _rig_events(state, scenario)
     if scenario.start not in ("start", "play"):
         raise SetupError("scenario start must be 'start' or 'play'")
     first = TurnFrame(state.turn)

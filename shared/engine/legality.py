@@ -117,7 +117,8 @@ def _check_play(state: GameState, seat: int, action: Action) -> Refusal | None:
     if card is None:
         return NOT_AN_OPTION
     key = KEY[card]
-    if not rulebook(state).may_play(state, seat, card):
+    as_key = "bang" if action.kind == "play_as_bang" else None
+    if not rulebook(state).may_play(state, seat, card, as_key):
         return Refusal("may_not_play", "{} may not be played now", (CARDS[card].label,))
     if action.kind == "play_as_bang":
         rule = CARD_RULES["bang"]

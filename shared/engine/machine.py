@@ -8,12 +8,14 @@ from typing import Any
 from shared.engine.play import PlayMixin
 from shared.engine.responses import ResponseMixin
 from shared.engine.turn import TurnMixin
+from shared.rulebook import rulebook
 from shared.model import (
     Action,
     BeforeCardFrame,
     Decision,
     DuelFrame,
     DyingFrame,
+    EventFrame,
     Frame,
     GringoFrame,
     IndiansFrame,
@@ -41,6 +43,12 @@ class Engine(TurnMixin, PlayMixin, ResponseMixin):
         frame = self.s.stack[-1]
         _RESOLVE[type(frame)](self, frame, action)
 
+    def step_event(self, frame: EventFrame) -> Decision | None:
+        return rulebook(self.s).step_frame(self, frame)
+
+    def resolve_event(self, frame: EventFrame, action: Action) -> None:
+        rulebook(self.s).resolve_frame(self, frame, action)
+
 
 # Each handler takes the frame type it is keyed by, which a dict's type cannot say: `Any`.
 _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
@@ -56,6 +64,7 @@ _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     GringoFrame: Engine.step_gringo,
     YoulFrame: Engine.step_youl,
     BeforeCardFrame: Engine.step_before_card,
+    EventFrame: Engine.step_event,
 }
 
 _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
@@ -69,4 +78,5 @@ _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
     KitFrame: Engine.resolve_kit,
     YoulFrame: Engine.resolve_youl,
     BeforeCardFrame: Engine.resolve_before_card,
+    EventFrame: Engine.resolve_event,
 }

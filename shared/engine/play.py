@@ -68,13 +68,12 @@ class PlayMixin(EngineCore):
         bang = CARD_RULES["bang"]
         options: list[Action] = []
         for card in p.hand:
-            if not every_card and not book.may_play(s, seat, card):
-                continue
             key = KEY[card]
-            if as_bang and key != "bang" and ready_as_bang(s, seat, card) is None:
+            if as_bang and key != "bang" and ready_as_bang(s, seat, card) is None and (
+                    every_card or book.may_play(s, seat, card, "bang")):
                 options.extend(bang.offers(s, seat, card, "play_as_bang"))
             rule = CARD_RULES.get(key)
-            if rule is not None:
+            if rule is not None and (every_card or book.may_play(s, seat, card)):
                 options.extend(rule.offers(s, seat, card))
         if check_chuck(s, seat, CHUCK) is None:
             options.append(CHUCK)

@@ -23,7 +23,7 @@ from shared.model import (
     TurnFrame,
     YoulFrame,
 )
-from shared.rulebook import has_ability
+from shared.rulebook import Rulebook, has_ability, rulebook
 from shared.rules import barrel_draws
 
 TAKE_HIT = Action("take_hit")
@@ -34,16 +34,24 @@ PASS = Action("pass")  # let the card aimed at you resolve
 class ResponseMixin(EngineCore):
     def bang_cards_for_discard(self, seat: int) -> list[int]:
         """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
-        p = self.s.players[seat]
-        calamity = has_ability(self.s, seat, "calamity_janet")
-        return [c for c in p.hand if KEY[c] == "bang" or (calamity and KEY[c] == "missed")]
+        return self._cards_as(seat, "bang", "missed")
 
     def missed_cards(self, seat: int) -> list[int]:
-        p = self.s.players[seat]
         if has_ability(self.s, seat, "big_spencer"):
             return []
-        calamity = has_ability(self.s, seat, "calamity_janet")
-        return [c for c in p.hand if KEY[c] == "missed" or (calamity and KEY[c] == "bang")]
+        return self._cards_as(seat, "missed", "bang")
+
+    def _cards_as(self, seat: int, key: str, calamity_key: str) -> list[int]:
+        """The cards in hand `seat` may use as a `key` card: those cards, and for Calamity
+        Janet the `calamity_key` ones too, as far as the rulebook lets them be used now."""
+        s = self.s
+        calamity = has_ability(s, seat, "calamity_janet")
+        cards = [c for c in s.players[seat].hand
+                 if KEY[c] == key or (calamity and KEY[c] == calamity_key)]
+        book = rulebook(s)
+        if type(book).may_play is Rulebook.may_play:
+            return cards
+        return [c for c in cards if book.may_play(s, seat, c, None if KEY[c] == key else key)]
 
     # --- a BANG! aimed at someone ------------------------------------------------------
 
@@ -221,7 +229,8 @@ class ResponseMixin(EngineCore):
         kept = tuple(c for c in frame.cards if c != action.pick)
         s.players[frame.seat].hand.extend(kept)
         s.deck.append(action.pick)
-        self.emit("kit_keep", seat=frame.seat, cards=kept, count=2, private_to=(frame.seat,))
+        self.emit("kit_keep", seat=frame.seat, cards=kept, count=len(kept),
+                  private_to=(frame.seat,))
 
     def step_youl(self, frame: YoulFrame) -> Decision | None:
         s = self.s

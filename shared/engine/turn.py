@@ -9,6 +9,7 @@ from shared.engine.core import FLIP_NOTHING, EngineCore
 from shared.model import (
     Action,
     Decision,
+    EventFrame,
     GameState,
     KitFrame,
     MoveFrame,
@@ -39,7 +40,7 @@ class TurnMixin(EngineCore):
         s = self.s
         seat = frame.seat
         p = s.players[seat]
-        if not p.alive:
+        if not p.alive and not (frame.step == "start" and rulebook(s).dead_turn(self, seat)):
             self.next_turn(seat)
             return None
         step = frame.step
@@ -101,8 +102,12 @@ class TurnMixin(EngineCore):
             return None
         if step == "draw":
             return self.draw_phase(frame)
-        if step == "draw_rest":
-            self.draw_to_hand(seat, 1)
+        if step == "draw_rest":  # Jesse Jones or Pedro Ramirez took the first card
+            self.draw_to_hand(seat, rulebook(s).draw_count(s, seat) - 1)
+            self.draw_done(frame)
+            return None
+        if step == "draw_extra":
+            self.draw_to_hand(seat, rulebook(s).draw_extra(s, seat))
             frame.step = "play"
             return None
         if step == "play":
@@ -117,10 +122,20 @@ class TurnMixin(EngineCore):
             return self.ask(seat, "discard", options, options[0])
         raise AssertionError(f"unknown turn step {step!r}")
 
+    def draw_done(self, frame: TurnFrame) -> None:
+        """Phase 1's own draw is over: the extra cards (`Rulebook.draw_extra`), what ends the
+        phase (`Rulebook.draw_phase_over`), then the play phase."""
+        book = rulebook(self.s)
+        frame.step = "draw_extra" if book.draw_extra(self.s, frame.seat) else "play"
+        book.draw_phase_over(self, frame.seat)
+
     def draw_phase(self, frame: TurnFrame) -> Decision | None:
+        """Phase 1: the rulebook's number of cards (`draw_count`: 2), taken the way the
+        character takes them."""
         s = self.s
         seat = frame.seat
         p = s.players[seat]
+        count = rulebook(s).draw_count(s, seat)
         if has_ability(s, seat, "jesse_jones"):
             victims = [q for q in seats_from(s, seat)[1:] if s.players[q].hand]
             if victims:
@@ -131,41 +146,57 @@ class TurnMixin(EngineCore):
                 return self.ask(seat, "draw_source", [DRAW_DECK, Action("draw_discard")],
                                 DRAW_DECK, card=s.discard[-1])
         elif has_ability(s, seat, "kit_carlson"):
-            looked = []
-            for _ in range(3):
-                card = self.draw_card()
-                if card is None:
-                    break
-                looked.append(card)
-            frame.step = "play"
-            if len(looked) == 3:
-                s.stack.append(KitFrame(seat, looked))
-                self.emit("kit_look", seat=seat, cards=tuple(looked), count=3,
-                          private_to=(seat,))
-            elif looked:
-                p.hand.extend(looked)
-                self.emit("draw", seat=seat, cards=tuple(looked), count=len(looked),
-                          private_to=(seat,))
+            self.kit_draw(frame, count)
             return None
         elif has_ability(s, seat, "black_jack"):
-            drawn = self.draw_to_hand(seat, 2)
-            if len(drawn) == 2:
+            drawn = self.draw_to_hand(seat, count)
+            if len(drawn) >= 2:
                 second = drawn[1]
                 self.emit("reveal", seat=seat, card=second)
                 if suit_of(s, second) in ("hearts", "diamonds"):
                     self.draw_to_hand(seat, 1, source="black_jack")
-            frame.step = "play"
+            self.draw_done(frame)
             return None
-        self.draw_to_hand(seat, rulebook(s).draw_count(s, seat))
-        frame.step = "play"
+        self.draw_to_hand(seat, count)
+        self.draw_done(frame)
         return None
+
+    def kit_draw(self, frame: TurnFrame, count: int) -> None:
+        """Kit Carlson looks at one card more than he draws (at least 3) and keeps `count`:
+        he puts one back (`KitFrame`), or with a single card to keep chooses it and the
+        others go back in the order he drew them (`kit_keep`). When the extra cards of the
+        phase would take all he looked at, he simply takes them."""
+        s = self.s
+        seat = frame.seat
+        looked = []
+        for _ in range(max(3, count + 1)):
+            card = self.draw_card()
+            if card is None:
+                break
+            looked.append(card)
+        extra = rulebook(s).draw_extra(s, seat)
+        if count + extra >= len(looked):  # nothing to choose: he takes them all
+            if looked:
+                s.players[seat].hand.extend(looked)
+                self.emit("draw", seat=seat, cards=tuple(looked), count=len(looked),
+                          private_to=(seat,))
+            frame.step = "play"
+            rulebook(s).draw_phase_over(self, seat)
+            return
+        self.draw_done(frame)
+        self.emit("kit_look", seat=seat, cards=tuple(looked), count=len(looked),
+                  private_to=(seat,))
+        if count == len(looked) - 1:
+            s.stack.append(KitFrame(seat, looked))
+        else:
+            s.stack.append(EventFrame("kit_keep", [seat], looked))
 
     def resolve_draw_source(self, frame: TurnFrame, action: Action) -> None:
         s = self.s
         seat = frame.seat
         if action.kind == "draw_deck":
-            self.draw_to_hand(seat, 2)
-            frame.step = "play"
+            self.draw_to_hand(seat, rulebook(s).draw_count(s, seat))
+            self.draw_done(frame)
         elif action.kind == "draw_discard":
             card = s.discard.pop()
             s.players[seat].hand.append(card)
