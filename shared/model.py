@@ -12,7 +12,6 @@ from shared.event_kinds import (
     ActionKind,
     CharacterKey,
     DrawSource,
-    EventCardKey,
     EventKind,
     FlipPurpose,
     PlayHow,
@@ -22,6 +21,7 @@ from shared.event_kinds import (
     Suit,
     Zone,
 )
+from shared.high_noon.cards import EventCardKey
 
 #: The rules a game plays by, kept in its state (and a record's `version`): 2 asks Sid Ketchum
 #: before a Panic! or Cat Balou aimed at him resolves (`BeforeCardFrame`); a version-1 game,

@@ -59,6 +59,10 @@ class Rulebook:
         conditions (targets, reach) are checked where it is played."""
         return True
 
+    def hand_limit(self, state: GameState, seat: int) -> int | None:
+        """How many cards `seat` may keep at the end of the turn (None: no discard phase)."""
+        return state.players[seat].life
+
     def draw_extra(self, state: GameState, seat: int) -> int:
         """Cards drawn at the end of phase 1, after the draw itself (none in the base game)."""
         return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-
 #: The expansions a game may be played with.
 EXPANSIONS = ("high_noon",)
 

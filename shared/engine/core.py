@@ -14,6 +14,7 @@ from shared import rng
 from shared.cards import KEY
 from shared.event_kinds import (
     ActionKind,
+    CharacterKey,
     DrawSource,
     EventKind,
     FlipPurpose,
@@ -21,10 +22,12 @@ from shared.event_kinds import (
     Reason,
     Role,
     Side,
+    Suit,
     Zone,
     role_code,
     side_code,
 )
+from shared.high_noon.cards import EventCardKey
 from shared.model import (
     Action,
     Decision,
@@ -72,6 +75,9 @@ class EventFields(TypedDict, total=False):
     role: Role | None
     side: Side | None
     default: ActionKind | None
+    event_card: EventCardKey | None
+    suit: Suit | None
+    character: CharacterKey | None
 
 
 class DecisionContext(TypedDict, total=False):

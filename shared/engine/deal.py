@@ -10,12 +10,12 @@ from shared.characters import CHARACTER_POOLS, CHARACTERS
 from shared.engine.errors import SetupError
 from shared.engine.machine import Engine
 from shared.engine.refs import resolve
+from shared.high_noon.cards import BONUS, EVENT_CARDS, EVENTS, FINAL
+from shared.high_noon.rules import HighNoonState
 from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
 from shared.rulebook import has_ability
-from shared.high_noon.cards import BONUS, EVENT_CARDS, EVENTS, FINAL
-from shared.high_noon.rules import HighNoonState
 from shared.setup import EXPANSIONS, HighNoonOptions, Scenario, Setup
 
 
@@ -123,7 +123,7 @@ def _event_deck(state_rng: int, setup: Setup) -> tuple[int, list[str]]:
     """High Noon's event deck: the events shuffled (with the bonus cards by option), the
     first `event_limit` of them kept, High Noon last."""
     options = setup.high_noon or HighNoonOptions()
-    events = list(EVENTS) + (list(BONUS) if options.bonus else [])
+    events: list[str] = list(EVENTS) + (list(BONUS) if options.bonus else [])
     state_rng = rng.shuffle(state_rng, events)
     if options.event_limit is not None:
         events = events[:options.event_limit]

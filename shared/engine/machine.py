@@ -8,7 +8,6 @@ from typing import Any
 from shared.engine.play import PlayMixin
 from shared.engine.responses import ResponseMixin
 from shared.engine.turn import TurnMixin
-from shared.rulebook import rulebook
 from shared.model import (
     Action,
     BeforeCardFrame,
@@ -27,6 +26,7 @@ from shared.model import (
     TurnFrame,
     YoulFrame,
 )
+from shared.rulebook import rulebook
 
 
 class Engine(TurnMixin, PlayMixin, ResponseMixin):

@@ -113,7 +113,8 @@ class TurnMixin(EngineCore):
         if step == "play":
             return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
         if step == "discard":
-            if len(p.hand) <= p.life:
+            limit = rulebook(s).hand_limit(s, seat)
+            if limit is None or len(p.hand) <= limit:
                 self.emit("turn_end", seat=seat, reason="discard", value=len(p.hand),
                           count=p.life)
                 self.next_turn(seat)
@@ -134,7 +135,6 @@ class TurnMixin(EngineCore):
         character takes them."""
         s = self.s
         seat = frame.seat
-        p = s.players[seat]
         count = rulebook(s).draw_count(s, seat)
         if has_ability(s, seat, "jesse_jones"):
             victims = [q for q in seats_from(s, seat)[1:] if s.players[q].hand]

@@ -11,8 +11,8 @@ import msgspec
 
 from shared.cards import KEY, SUIT
 from shared.characters import CHARACTERS
-from shared.event_kinds import CharacterKey, EventCardKey, Suit
-from shared.high_noon.cards import EVENT_CARDS, FINAL
+from shared.event_kinds import CharacterKey, Suit
+from shared.high_noon.cards import EVENT_CARDS, FINAL, EventCardKey
 from shared.model import Action, Decision, EventFrame, GameState
 from shared.roles import SHERIFF, SIDE_3P
 from shared.rulebook import Rulebook
@@ -195,6 +195,10 @@ class HighNoonRules(Rulebook):
                 engine.end_game(SIDE_3P[alive[0].role], [alive[0].seat])
         else:
             engine.check_game_over(seat, None)
+
+    def hand_limit(self, state: GameState, seat: int) -> int | None:
+        # A ghost has no discard phase: everything goes at the end of its turn anyway.
+        return None if _hn(state).ghost == seat else super().hand_limit(state, seat)
 
     def can_lose_life(self, state: GameState, seat: int) -> bool:
         return _hn(state).ghost != seat  # a ghost cannot die: nothing is lost

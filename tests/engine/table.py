@@ -24,7 +24,7 @@ from shared.model import Event, GameState
 from shared.record import RECORD_VERSION, GameRecord, Move, action_of
 from shared.roles import ROLE_DEAL
 from shared.serialize import encode_state
-from shared.setup import Scenario, SeatRig, Setup
+from shared.setup import HighNoonOptions, Scenario, SeatRig, Setup
 
 #: Characters whose abilities stay out of the way of most tests, in the order they fill seats.
 FILLERS = ("chuck_wengam", "jose_delgado", "willy_the_kid", "black_jack", "pedro_ramirez",
@@ -56,7 +56,14 @@ class Table:
         turn: int | None = None,
         start: str = "play",
         seed: int = 1,
+        events: list[str] | None = None,
+        event_active: str | None = None,
+        sheriff_turns: int | None = None,
+        eliminated: set[int] = frozenset(),
+        high_noon: HighNoonOptions | None = None,
     ) -> None:
+        """`events`, `event_active`, `sheriff_turns` or `high_noon` play High Noon (`events`:
+        the event deck, next first); `eliminated` seats are out of the game."""
         if isinstance(characters, int):
             characters = list(FILLERS[:characters])
         else:
@@ -65,16 +72,22 @@ class Table:
         n = len(characters)
         hands, in_play, life = hands or {}, in_play or {}, life or {}
         seats = [
+            SeatRig(eliminated=True) if s in eliminated else
             SeatRig(hand=list(hands.get(s, [])), in_play=list(in_play.get(s, [])),
                     life=life.get(s))
             for s in range(n)
         ]
+        expansions = ["high_noon"] if (events, event_active, sheriff_turns, high_noon) != \
+            (None, None, None, None) else []
         self.record = GameRecord(
             version=RECORD_VERSION,
             setup=Setup(players=n, seed=seed, characters=list(characters),
-                        roles=list(roles) if roles else list(ROLE_DEAL[n])),
+                        roles=list(roles) if roles else list(ROLE_DEAL[n]),
+                        expansions=expansions, high_noon=high_noon),
             scenario=Scenario(seats=seats, deck=list(deck), discard=list(discard),
-                              only_deck=only_deck, turn=turn, start=start),
+                              only_deck=only_deck, turn=turn, start=start,
+                              event_deck=events, event_active=event_active,
+                              sheriff_turns=sheriff_turns),
         )
         self.state: GameState
         self.state, self.events = start_game(self.record.setup, self.record.scenario,
