@@ -100,11 +100,12 @@ class SimulationResult:
 
 
 def _hand_limit_breach(state: GameState, events: Iterable[Event]) -> str | None:
-    """The turn_end event records the hand size (value) and life (count) at that moment."""
+    """The turn_end event records the hand size (value) and life (count) at that moment. (A
+    ghost of High Noon's Ghost Town has no hand limit, and is out of the game again after.)"""
     for event in events:
         if event.kind == "turn_end" and event.reason == "discard":
             assert event.value is not None and event.seat is not None  # the engine sets them
-            if event.value > event.count:
+            if event.value > event.count and state.players[event.seat].alive:
                 name = state.players[event.seat].name
                 return f"{name} ended the turn with {event.value} cards and {event.count} life"
     return None
@@ -188,8 +189,10 @@ def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[s
 
 def simulate(games: int, players: tuple[int, int], seed: int = 0,
              bots: list[str] | None = None, pool: str = "all",
-             check: bool = True, timing: bool = False) -> SimulationResult:
-    """Play `games` games with a player count drawn from the inclusive range `players`."""
+             check: bool = True, timing: bool = False,
+             expansions: list[str] | None = None) -> SimulationResult:
+    """Play `games` games with a player count drawn from the inclusive range `players`, with
+    the `expansions` named (shared.setup.EXPANSIONS)."""
     result = SimulationResult()
     if timing:
         result.timings = defaultdict(list)
@@ -200,8 +203,8 @@ def simulate(games: int, players: tuple[int, int], seed: int = 0,
         stream, game_seed = rng.next_u64(stream)
         n = players[0] + n_offset
         stream, kinds = deal_kinds(stream, bots, n)
-        state, actions = play_game(Setup(players=n, seed=game_seed, pool=pool), kinds, check,
-                                   result.timings)
+        setup = Setup(players=n, seed=game_seed, pool=pool, expansions=list(expansions or []))
+        state, actions = play_game(setup, kinds, check, result.timings)
         result.record_seats(state, kinds)
         result.games += 1
         result.completed += state.winner is not None

@@ -8,6 +8,7 @@ import sys
 
 from shared.bots import BOT_KINDS
 from shared.record import dump_record
+from shared.setup import EXPANSIONS
 from shared.simulate import InvariantBreach, simulate
 
 EXAMPLES = """examples:
@@ -16,6 +17,7 @@ EXAMPLES = """examples:
   bang simulate --games 2000 --players 4-7 --bots random --no-check --json
   bang simulate --games 1000 --players 5 --bots normal,easy,random,normal,easy --json
   bang simulate --games 200 --players 4-7 --bots normal,easy,random --timing
+  bang simulate --games 1000 --players 3-7 --expansions high_noon --json
 """
 
 
@@ -41,6 +43,16 @@ def bot_list(text: str) -> list[str]:
     return kinds
 
 
+def expansion_list(text: str) -> list[str]:
+    """`--expansions`: a comma-separated list of known expansions, each named once."""
+    names = [e.strip() for e in text.split(",") if e.strip()]
+    unknown = [e for e in names if e not in EXPANSIONS]
+    if unknown or len(set(names)) < len(names):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: name each expansion once, from {', '.join(EXPANSIONS)}")
+    return names
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "simulate",
@@ -61,6 +73,9 @@ def register(subparsers) -> None:
                         help="comma-separated bot kinds, dealt to the seats in a random order "
                         "each game (missing seats get 'random'; default: all random); "
                         f"kinds: {', '.join(BOT_KINDS)}")
+    parser.add_argument("--expansions", type=expansion_list, default=[],
+                        help="comma-separated expansions to play with "
+                        f"({', '.join(EXPANSIONS)}; default: none)")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="skip the invariant checks after every action (to time the "
                         "engine and the bots alone)")
@@ -76,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         result = simulate(args.games, args.players, args.seed, args.bots, args.pool,
-                          check=args.check, timing=args.timing)
+                          check=args.check, timing=args.timing, expansions=args.expansions)
     except InvariantBreach as breach:
         print(f"bang simulate: invariant broken: {breach}", file=sys.stderr)
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)

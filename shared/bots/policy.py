@@ -191,6 +191,36 @@ def _youl_give(sit: Situation, action: Action, careful: bool) -> float:
     return -value
 
 
+# --- High Noon's decisions ----------------------------------------------------------------
+
+
+def _daltons_discard(sit: Situation, action: Action, careful: bool) -> float:
+    """The Daltons: give up the card in front of you that is worth least to you (a Jail or
+    a Dynamite first)."""
+    assert action.pick is not None  # every option names a card in play
+    if KEY[action.pick] in ("jail", "dynamite"):
+        return 5.0
+    return -keep_value(sit, action.pick)
+
+
+def _kit_keep(sit: Situation, action: Action, careful: bool) -> float:
+    assert action.pick is not None  # every keep option names its card
+    return keep_value(sit, action.pick)
+
+
+def _name_suit(sit: Situation, action: Action, careful: bool) -> float:
+    """Handcuffs: the suit of the cards in hand worth most."""
+    suit = action.kind.removeprefix("name_")
+    return sum(keep_value(sit, c) for c in sit.view.hand if CARDS[c].suit == suit)
+
+
+def _new_identity(sit: Situation, action: Action, careful: bool) -> float:
+    """New Identity sets life to 2: worth it only below that."""
+    if action.kind == "pass":
+        return 0.0
+    return 2.0 - sit.me.life - 0.5
+
+
 _WEIGHS_SID = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
                          "respond_duel", "before_card"})
 
@@ -207,4 +237,8 @@ _SCORERS = {
     "draw_source": _draw_source,
     "youl_give": _youl_give,
     "before_card": _before_card,
+    "daltons_discard": _daltons_discard,
+    "kit_keep": _kit_keep,
+    "name_suit": _name_suit,
+    "new_identity": _new_identity,
 }
