@@ -17,13 +17,14 @@ from shared.invariants import problems
 from shared.model import Action, Event, GameState
 from shared.record import RECORD_VERSION, GameRecord, move_of, replay
 from shared.serialize import encode_state
-from shared.setup import Setup
+from shared.setup import HighNoonOptions, Setup
 from shared.views import view
 
 #: Action kinds of every decision (docs/REPLAY.md), plus one that does not exist.
 KINDS = ("play", "play_as_bang", "sid", "chuck", "jose", "end_turn", "discard", "barrel",
          "missed", "take_hit", "beer", "die", "discard_bang", "pick", "put_back", "draw_deck",
-         "draw_player", "draw_discard", "give", "fly")
+         "draw_player", "draw_discard", "give", "discard_in_play", "name_hearts", "new_identity",
+         "keep", "fly")
 
 
 def _rule_problems(state: GameState, events: list[Event]) -> list[str]:
@@ -31,7 +32,8 @@ def _rule_problems(state: GameState, events: list[Event]) -> list[str]:
     found = problems(state)
     for event in events:
         if event.kind == "turn_end" and event.reason == "discard" \
-                and (event.value is None or event.value > event.count):
+                and (event.value is None or event.value > event.count) \
+                and (event.seat is None or state.players[event.seat].alive):  # not a ghost
             found.append(f"seat {event.seat} ended the turn with {event.value} cards and "
                          f"{event.count} life")
     decision = state.pending
@@ -52,9 +54,15 @@ class RandomLegalGame(RuleBasedStateMachine):
     record: GameRecord
 
     @initialize(players=st.integers(3, 7), seed=st.integers(0, 2**64 - 1),
-                pool=st.sampled_from(["all", "base"]))
-    def deal(self, players: int, seed: int, pool: str) -> None:
-        setup = Setup(players=players, seed=seed, pool=pool)
+                pool=st.sampled_from(["all", "base"]),
+                high_noon=st.sampled_from([None, HighNoonOptions(),
+                                           HighNoonOptions(bonus=True, event_limit=3)]))
+    def deal(self, players: int, seed: int, pool: str,
+             high_noon: HighNoonOptions | None) -> None:
+        """A base game, or one with High Noon (a short event deck with the bonus cards
+        reaches High Noon itself within the test's actions)."""
+        setup = Setup(players=players, seed=seed, pool=pool,
+                      expansions=["high_noon"] if high_noon else [], high_noon=high_noon)
         state, events = start_game(setup)
         assert encode_state(new_game(setup)) == encode_state(state)
         self.state, self.record = state, GameRecord(setup=setup, version=RECORD_VERSION)

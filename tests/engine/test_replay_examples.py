@@ -35,6 +35,9 @@ OUTCOMES: dict[str, Callable[[GameState], bool]] = {
     "henry_block.json": lambda s: hand(s, 0) == ["Scope A♠"] and s.players[0].life == 4,
     "three_players.json": lambda s: s.winner == "3p_outlaw" and s.winners == [1],
     "random_game.json": lambda s: s.winner == "outlaws",
+    "high_noon.json": lambda s: getattr(s, "event_active", None) == "the_daltons"
+    and s.players[0].in_play == [63] and s.players[1].in_play == []
+    and s.players[3].in_play == [73] and s.players[3].life == 3 and s.turn == 1,
 }
 
 
