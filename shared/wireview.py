@@ -23,6 +23,9 @@ _SCALARS = tuple(f for f in TableDelta.__struct_fields__ if f != "players")
 #: Of those, the ones a delta that starts a view may leave out (an older host's, or a game
 #: without their expansion): their TableView defaults hold.
 _OPTIONAL = frozenset({"event_active", "event_next", "events_left"})
+_DEFAULTS = {name: getattr(TableView(viewer=None, players=(), turn=0, turn_number=0,
+                                     deck_count=0, discard_count=0, discard_top=None,
+                                     three_player=False), name) for name in _OPTIONAL}
 #: The PlayerView fields a PlayerDelta may carry, besides `seat`.
 _PLAYER = tuple(f for f in PlayerDelta.__struct_fields__ if f != "seat")
 
@@ -68,8 +71,11 @@ def diff(old: TableView | None, new: TableView) -> TableDelta:
                                                  player, _PLAYER))
         for i, player in enumerate(new.players)
         if whole or player != old.players[i])  # type: ignore[union-attr]
-    return TableDelta(players=players if players else UNSET,
-                      **_changed(None if whole else old, new, _SCALARS))
+    fields = _changed(None if whole else old, new, _SCALARS)
+    if whole:  # a game without events sends what it always sent (and an older client reads it)
+        fields = {name: value for name, value in fields.items()
+                  if name not in _OPTIONAL or value != _DEFAULTS[name]}
+    return TableDelta(players=players if players else UNSET, **fields)
 
 
 def patch(old: TableView | None, delta: TableDelta) -> TableView:

@@ -200,6 +200,10 @@ class HighNoonRules(Rulebook):
         # A ghost has no discard phase: everything goes at the end of its turn anyway.
         return None if _hn(state).ghost == seat else super().hand_limit(state, seat)
 
+    def heal_amount(self, state: GameState, seat: int, amount: int) -> int:
+        # A ghost's life stays at 0: it can neither die nor heal.
+        return 0 if _hn(state).ghost == seat else amount
+
     def can_lose_life(self, state: GameState, seat: int) -> bool:
         return _hn(state).ghost != seat  # a ghost cannot die: nothing is lost
 

@@ -160,6 +160,8 @@ def test_ghost_town_a_ghost_cannot_die() -> None:
     events = t.act(1, "take_hit")
     assert "hit" not in t.kinds(events) and t.alive(1) and t.life(1) == 0
     assert t.waiting() == (1, "play")
+    t.play(1, "Beer 6♥")  # nor heal: its life stays at 0
+    assert t.life(1) == 0 and not t.find("heal")
 
 
 def test_ghost_town_option_the_ghosts_cards_go_to_vulture_sam() -> None:
@@ -357,3 +359,55 @@ def test_new_identity_a_player_may_switch_to_his_other_character() -> None:
     t.act(1, "new_identity")
     assert t.player(1).character == before and t.life(1) == 2
     assert t.state.other_character[1] == ""
+
+
+def test_thirst_and_train_arrival_for_the_characters_who_draw_differently() -> None:
+    t = Table([None, "jesse_jones", None, None], event_active="thirst",
+              hands={2: ["Beer 6♥"]}, deck=["Beer 7♥", "Beer 8♥"], turn=1, start="start")
+    t.act(1, "draw_player", target=2)
+    assert t.hand(1) == ["Beer 6♥"]  # only the first card
+    t = Table([None, "jesse_jones", None, None], event_active="train_arrival",
+              hands={2: ["Beer 6♥"]}, deck=["Beer 7♥", "Beer 8♥"], turn=1, start="start")
+    t.act(1, "draw_player", target=2)
+    assert t.hand(1) == ["Beer 6♥", "Beer 7♥", "Beer 8♥"]  # then 1, then the extra one
+    t = Table([None, "black_jack", None, None], event_active="thirst",
+              deck=["Beer 6♥", "Beer 7♥"], turn=1, start="start")
+    assert t.hand(1) == ["Beer 6♥"] and not t.find("reveal", t.events)
+
+
+def test_ghost_town_kit_carlson_looks_at_four_and_keeps_three() -> None:
+    t = Table([None, "kit_carlson", None, None], event_active="ghost_town", eliminated={1},
+              deck=["Beer 6♥", "Beer 7♥", "Beer 8♥", "Beer 9♥"], turn=0)
+    t.act(0, "end_turn")
+    assert t.waiting() == (1, "kit_put_back") and len(t.pending.private) == 4
+    t.act(1, "put_back", pick="Beer 8♥")
+    assert t.hand(1) == ["Beer 6♥", "Beer 7♥", "Beer 9♥"] and t.deck_top() == ["Beer 8♥"]
+
+
+def test_gold_rush_the_round_ends_back_at_the_sheriff_who_turns_the_next_card() -> None:
+    t = Table(4, events=["gold_rush", "the_reverend"], sheriff_turns=1, turn=0,
+              start="start")
+    order = []
+    for _ in range(4):
+        order.append(t.state.turn)
+        t.act(t.state.turn, "end_turn")
+        while t.pending.kind == "discard":
+            t.act(t.pending.seat, "discard", card=t.pending.options[0].card)
+    assert order == [0, 3, 2, 1] and t.state.turn == 0
+    assert t.state.event_active == "the_reverend"
+
+
+def test_high_noon_a_jailed_player_loses_the_life_point_then_checks_jail() -> None:
+    t = Table(4, event_active=FINAL, in_play={1: ["Jail 10♠"]}, deck=["Missed! 2♠"],
+              turn=1, start="start")
+    kinds = t.kinds(t.events)
+    assert kinds.index("hit") < kinds.index("jail_stays") and t.life(1) == 3
+
+
+def test_new_identity_the_default_keeps_the_character() -> None:
+    t = Table([None, PLAIN, None, None], event_active="new_identity", turn=1, start="start",
+              high_noon=HighNoonOptions(bonus=True))
+    assert t.pending.default.kind == "pass"
+    t.act(1, "pass")
+    assert t.player(1).character == PLAIN and t.life(1) == 4
+    assert t.waiting() == (1, "play")
