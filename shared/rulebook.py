@@ -52,12 +52,14 @@ class Rulebook:
             return None
         return 1
 
-    def may_play(self, state: GameState, seat: int, card: int, as_key: str | None = None) -> bool:
-        """Whether `seat` may use a card from the hand now: played on a turn, a Beer to
-        survive, a Missed!, a BANG! discarded in a Duel or against Indians!. `as_key`: the
-        card kind it is used as (Calamity Janet, Annie Versary), None for itself. Its own
-        conditions (targets, reach) are checked where it is played."""
-        return True
+    def forbids(self, state: GameState, seat: int, card: int,
+                as_key: str | None = None) -> str | None:
+        """Why `seat` may not use a card from the hand now (None: it may), as a sentence a
+        player reads: played on a turn, a Beer to survive, a Missed!, a BANG! discarded in a
+        Duel or against Indians!. `as_key`: the card kind it is used as (Calamity Janet,
+        Annie Versary), None for itself. Its own conditions (targets, reach) are checked
+        where it is played."""
+        return None
 
     def hand_limit(self, state: GameState, seat: int) -> int | None:
         """How many cards `seat` may keep at the end of the turn (None: no discard phase)."""

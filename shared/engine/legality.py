@@ -118,8 +118,9 @@ def _check_play(state: GameState, seat: int, action: Action) -> Refusal | None:
         return NOT_AN_OPTION
     key = KEY[card]
     as_key = "bang" if action.kind == "play_as_bang" else None
-    if not rulebook(state).may_play(state, seat, card, as_key):
-        return Refusal("may_not_play", "{} may not be played now", (CARDS[card].label,))
+    forbidden = rulebook(state).forbids(state, seat, card, as_key)
+    if forbidden is not None:
+        return Refusal("may_not_play", forbidden)
     if action.kind == "play_as_bang":
         rule = CARD_RULES["bang"]
         why = ready_as_bang(state, seat, card)
@@ -143,8 +144,9 @@ def check_beer_to_survive(state: GameState, seat: int, action: Action) -> Refusa
         return NOT_AN_OPTION
     if alive_count(state) <= 2:
         return Refusal("two_left", "a Beer does not save a life when only two players are left")
-    if not rulebook(state).may_play(state, seat, card):
-        return Refusal("may_not_play", "{} may not be played now", (CARDS[card].label,))
+    forbidden = rulebook(state).forbids(state, seat, card)
+    if forbidden is not None:
+        return Refusal("may_not_play", forbidden)
     return None
 
 

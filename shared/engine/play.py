@@ -63,17 +63,17 @@ class PlayMixin(EngineCore):
         book = rulebook(s)
         # Shortcuts for what is asked for every card in hand: the base rulebook lets every
         # card be played, and without these two characters no other card is ever a BANG!.
-        every_card = type(book).may_play is Rulebook.may_play
+        every_card = type(book).forbids is Rulebook.forbids
         as_bang = has_ability(s, seat, "annie_versary") or has_ability(s, seat, "calamity_janet")
         bang = CARD_RULES["bang"]
         options: list[Action] = []
         for card in p.hand:
             key = KEY[card]
             if as_bang and key != "bang" and ready_as_bang(s, seat, card) is None and (
-                    every_card or book.may_play(s, seat, card, "bang")):
+                    every_card or book.forbids(s, seat, card, "bang") is None):
                 options.extend(bang.offers(s, seat, card, "play_as_bang"))
             rule = CARD_RULES.get(key)
-            if rule is not None and (every_card or book.may_play(s, seat, card)):
+            if rule is not None and (every_card or book.forbids(s, seat, card) is None):
                 options.extend(rule.offers(s, seat, card))
         if check_chuck(s, seat, CHUCK) is None:
             options.append(CHUCK)

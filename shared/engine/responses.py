@@ -49,9 +49,10 @@ class ResponseMixin(EngineCore):
         cards = [c for c in s.players[seat].hand
                  if KEY[c] == key or (calamity and KEY[c] == calamity_key)]
         book = rulebook(s)
-        if type(book).may_play is Rulebook.may_play:
+        if type(book).forbids is Rulebook.forbids:
             return cards
-        return [c for c in cards if book.may_play(s, seat, c, None if KEY[c] == key else key)]
+        return [c for c in cards
+                if book.forbids(s, seat, c, None if KEY[c] == key else key) is None]
 
     # --- a BANG! aimed at someone ------------------------------------------------------
 

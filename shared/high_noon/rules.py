@@ -86,17 +86,20 @@ class HighNoonRules(Rulebook):
             return 2
         return limit
 
-    def may_play(self, state: GameState, seat: int, card: int, as_key: str | None = None) -> bool:
+    def forbids(self, state: GameState, seat: int, card: int,
+                as_key: str | None = None) -> str | None:
         s = _hn(state)
         used_as = as_key or KEY[card]
         if s.event_active == "the_reverend" and used_as == "beer":
-            return False
+            return "The Reverend: no Beer can be played this round"
         if seat != state.turn:
-            return True
+            return None
         if s.event_active == "the_sermon" and (used_as == "bang" or (
                 s.options.sermon_blocks_bang_as_missed and KEY[card] == "bang")):
-            return False
-        return s.suit_named is None or SUIT[card] == s.suit_named
+            return "The Sermon: no BANG! on your own turn this round"
+        if s.suit_named is not None and SUIT[card] != s.suit_named:
+            return f"Handcuffs: only {s.suit_named} this turn"
+        return None
 
     def next_turn(self, state: GameState, seat: int) -> int:
         active = _hn(state).event_active

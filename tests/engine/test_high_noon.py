@@ -247,6 +247,7 @@ def test_the_reverend_no_beer_in_play_nor_to_survive() -> None:
     t = Table(4, event_active="the_reverend", hands={0: ["Beer 6♥"], 1: ["Beer 7♥"]},
               life={0: 3, 1: 1}, in_play={2: ["Volcanic 10♣"]})
     assert not t.can(0, "play", card="Beer 6♥")
+    assert "The Reverend" in t.refuse(0, "play", card="Beer 6♥")
     t2 = Table(4, event_active="the_reverend", hands={0: ["BANG! A♠"], 1: ["Beer 7♥"]},
                life={1: 1})
     t2.play(0, "BANG! A♠", target=1)
@@ -265,6 +266,7 @@ def test_the_sermon_no_bang_on_your_own_turn() -> None:
               hands={0: ["BANG! A♠", "Missed! 2♠", "Duel J♠"], 1: ["BANG! Q♥"]})
     assert not t.can(0, "play", card="BANG! A♠")
     assert not t.can(0, "play_as_bang", card="Missed! 2♠")
+    assert "The Sermon" in t.refuse(0, "play", card="BANG! A♠", target=1)
     t.play(0, "Duel J♠", target=1)
     t.act(1, "discard_bang", card="BANG! Q♥")  # the other player is not bound
     assert t.waiting() == (0, "respond_duel") and not t.can(0, "discard_bang")

@@ -106,7 +106,7 @@ def test_every_card_play_is_judged_by_its_own_checks() -> None:
                             action = Action(kind, card=card, target=target)
                             why = judged(state, seat, action)
                             if why is None or not state.players[target or 0].alive or \
-                                    not rulebook(state).may_play(state, seat, card):
+                                    rulebook(state).forbids(state, seat, card) is not None:
                                 continue
                             rule = CARD_RULES.get("bang" if kind == "play_as_bang"
                                                   else KEY[card])

@@ -114,8 +114,9 @@ class Shootout(Rulebook):
 
 
 class NoBeer(Rulebook):
-    def may_play(self, state: GameState, seat: int, card: int) -> bool:
-        return KEY[card] != "beer"
+    def forbids(self, state: GameState, seat: int, card: int,
+                as_key: str | None = None) -> str | None:
+        return "no Beer in this game" if KEY[card] == "beer" else None
 
 
 class Noon(Rulebook):
