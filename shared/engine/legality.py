@@ -34,6 +34,11 @@ DECISION_TEXT = {
     "draw_source": "choose where to draw the first card from",
     "youl_give": "give Youl Grinner a card",
     "before_card": "use an ability before the card aimed at you, or let it be",
+    # High Noon
+    "daltons_discard": "discard a card in front of you (The Daltons)",
+    "new_identity": "keep your character or take your new identity",
+    "name_suit": "name the suit you will play this turn (Handcuffs)",
+    "kit_keep": "choose the card to keep",
 }
 
 #: The refusal of an action with the right kind but a form no option has.

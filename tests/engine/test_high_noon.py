@@ -413,3 +413,14 @@ def test_new_identity_the_default_keeps_the_character() -> None:
     t.act(1, "pass")
     assert t.player(1).character == PLAIN and t.life(1) == 4
     assert t.waiting() == (1, "play")
+
+
+def test_every_high_noon_decision_refuses_a_wrong_answer_with_a_reason() -> None:
+    t = flip("the_daltons", in_play={0: ["Barrel Q♠", "Mustang 8♥"]})
+    assert "The Daltons" in t.refuse(0, "end_turn")
+    assert "waiting for" in t.refuse(1, "discard_in_play", pick="Barrel Q♠")
+    t = Table(4, event_active="handcuffs", hands={0: ["BANG! A♠"]},
+              deck=["Missed! 2♠", "Missed! 3♠"], turn=0, start="start")
+    assert "Handcuffs" in t.refuse(0, "end_turn")
+    t.act(0, "name_hearts")
+    assert "Handcuffs: only hearts" in t.refuse(0, "play", card="BANG! A♠", target=1)

@@ -8,7 +8,9 @@ check's own `Refusal`; and the explanations players read stay right."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -19,7 +21,7 @@ from table import Table
 from shared.cards import KEY
 from shared.engine import IllegalAction, Refusal, apply, refusal, start_game
 from shared.engine.card_rules import CARD_RULES
-from shared.engine.legality import NOT_AN_OPTION
+from shared.engine.legality import DECISION_TEXT, NOT_AN_OPTION
 from shared.model import Action, GameState
 from shared.record import Move, action_of
 from shared.rulebook import rulebook
@@ -193,3 +195,12 @@ def test_a_beer_does_not_save_with_two_players_left() -> None:
 def test_each_refusal_names_its_check(table: Callable[[], Table], seat: int, kind: str,
                                       fields: dict, rule: str) -> None:
     assert why(table(), seat, kind, **fields).rule == rule
+
+
+def test_every_decision_the_engine_asks_has_its_words() -> None:
+    """A refusal names what the seat must do: every decision kind asked anywhere in shared/
+    (an expansion's too) has its sentence in DECISION_TEXT."""
+    root = Path(__file__).resolve().parents[2] / "shared"
+    asked = {kind for path in root.rglob("*.py")
+             for kind in re.findall(r'\bask\([\w.]+, "(\w+)"', path.read_text("utf-8"))}
+    assert len(asked) >= 16 and asked <= set(DECISION_TEXT)
