@@ -1,4 +1,6 @@
-"""The form that creates a room: name, players, character pool, turn timeout, bots."""
+"""The form that creates a room: name, players, character pool, turn timeout, bots, and the
+High Noon expansion (with or without its bonus cards; its other rulings stay at their
+defaults)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from client.localize import localize_bindings
 from client.plaintext import clean
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
+from shared.setup import HighNoonOptions
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,14 @@ class RoomForm:
     timeout: int
     bots: bool  # start at once with bots in the free seats
     bot: str = "normal"  # how those bots play
+    expansions: tuple[str, ...] = ()  # shared.setup.EXPANSIONS
+    high_noon_bonus: bool = False  # High Noon's Handcuffs and New Identity
+
+    def high_noon(self) -> HighNoonOptions | None:
+        """The room's High Noon options: only the bonus cards are chosen here."""
+        if self.high_noon_bonus and "high_noon" in self.expansions:
+            return HighNoonOptions(bonus=True)
+        return None
 
 
 class CreateRoomScreen(ModalScreen[RoomForm | None]):
@@ -67,6 +78,8 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
                 yield Vertical()  # keeps the bots' field as wide as the ones above
                 yield Vertical()
             yield Checkbox(t("bots"), value=False, id="bots")  # a room is for friends
+            yield Checkbox(t("option_high_noon"), value=False, id="high-noon")
+            yield Checkbox(t("option_high_noon_bonus"), value=False, id="high-noon-bonus")
             with Horizontal(id="create-buttons"):
                 yield Button(t("create_room"), id="ok", variant="primary")
                 yield Button(t("back"), id="cancel")
@@ -90,4 +103,6 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
             timeout=min(3600, int(timeout_text or 0)),
             bots=self.query_one("#bots", Checkbox).value,
             bot=str(self.query_one("#bot-kind", Select).value),
+            expansions=("high_noon",) if self.query_one("#high-noon", Checkbox).value else (),
+            high_noon_bonus=self.query_one("#high-noon-bonus", Checkbox).value,
         ))
