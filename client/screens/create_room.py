@@ -75,11 +75,13 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
                     yield Label(t("bot_kind"))
                     yield Select([(t(f"bot_{kind}"), kind) for kind in sorted(BOT_KINDS)],
                                  value="normal", allow_blank=False, id="bot-kind")
-                yield Vertical()  # keeps the bots' field as wide as the ones above
-                yield Vertical()
+                with Vertical():
+                    yield Label(t("expansion_high_noon"))
+                    yield Select([(t("option_off"), ""), (t("option_high_noon"), "on"),
+                                  (t("option_high_noon_bonus"), "bonus")],
+                                 value="", allow_blank=False, id="high-noon")
+                yield Vertical()  # keeps the fields as wide as the ones above
             yield Checkbox(t("bots"), value=False, id="bots")  # a room is for friends
-            yield Checkbox(t("option_high_noon"), value=False, id="high-noon")
-            yield Checkbox(t("option_high_noon_bonus"), value=False, id="high-noon-bonus")
             with Horizontal(id="create-buttons"):
                 yield Button(t("create_room"), id="ok", variant="primary")
                 yield Button(t("back"), id="cancel")
@@ -96,6 +98,7 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
     def submit(self) -> None:
         name = self.query_one("#room-name", Input).value.strip() or "BANG!"
         timeout_text = self.query_one("#timeout", Input).value.strip()
+        high_noon = self.query_one("#high-noon", Select).value  # "", "on" or "bonus"
         self.dismiss(RoomForm(
             name=name,
             players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
@@ -103,6 +106,6 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
             timeout=min(3600, int(timeout_text or 0)),
             bots=self.query_one("#bots", Checkbox).value,
             bot=str(self.query_one("#bot-kind", Select).value),
-            expansions=("high_noon",) if self.query_one("#high-noon", Checkbox).value else (),
-            high_noon_bonus=self.query_one("#high-noon-bonus", Checkbox).value,
+            expansions=("high_noon",) if high_noon else (),
+            high_noon_bonus=high_noon == "bonus",
         ))
