@@ -115,7 +115,7 @@ class HostedSession(RemoteSession):
         o = self.options
         room = await self._remote.create_room(
             self.room_name, seats=o.seats, pool=o.pool, turn_timeout=o.turn_timeout,
-            bot=o.bot,
+            bot=o.bot, expansions=o.expansions, high_noon=o.high_noon,
         )
         self.room = room.id
         self.seat = await self._remote.join(room.id, self.name)

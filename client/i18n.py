@@ -45,6 +45,13 @@ class I18n:
     def card_text(self, key: str) -> str:
         return self.catalog.card_text[key]
 
+    def event_name(self, key: str) -> str:
+        """A High Noon event card's name."""
+        return self.catalog.event_names[key]
+
+    def event_text(self, key: str) -> str:
+        return self.catalog.event_text[key]
+
     def ability(self, character: str) -> str:
         return self.catalog.abilities[character]
 

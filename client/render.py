@@ -10,6 +10,7 @@ from textual.content import Content
 from client.i18n import I18n
 from client.plaintext import clean
 from shared.cards import CARDS, SUIT_SYMBOL, WEAPON_REACH
+from shared.characters import CHARACTERS
 from shared.model import Action
 from shared.views import PlayerView, TableView
 
@@ -72,9 +73,15 @@ def player_name(view: TableView, seat: int | None) -> str:
     return clean(view.players[seat].name)
 
 
+def other_character(view: TableView) -> str:
+    """The name of the character the viewer may switch to (High Noon's New Identity)."""
+    key = view.other_character
+    return CHARACTERS[key].name if key in CHARACTERS else "?"
+
+
 def describe_action(action: Action, view: TableView, i18n: I18n) -> str:
     """A line a person can read for one legal action."""
-    values: dict[str, object] = {"kind": action.kind}
+    values: dict[str, object] = {"kind": action.kind, "character": other_character(view)}
     if action.card is not None:
         values["card"] = card_plain(action.card, i18n)
     if action.target is not None:
@@ -94,6 +101,8 @@ def describe_action(action: Action, view: TableView, i18n: I18n) -> str:
         return i18n.t("act_play_target", **values)
     if kind == "pick" and view.pending is not None and view.pending.kind == "lucky_pick":
         kind = "lucky_pick"
+    if kind == "pass" and view.pending is not None and view.pending.kind == "new_identity":
+        kind = "keep_identity"
     try:
         return i18n.t(f"act_{kind}", **values)
     except KeyError:
@@ -111,6 +120,7 @@ def describe_decision(view: TableView, i18n: I18n, waiting: bool = False) -> str
         "card": card_plain(pending.card, i18n) if pending.card is not None else "BANG!",
         "n": pending.needed or 1,
         "kind": pending.kind,
+        "character": other_character(view),
     }
     prefix = "wait" if waiting else "ask"
     try:

@@ -204,8 +204,10 @@ class Room:
             if not (bots and cid is not None):
                 raise RoomError("not_full", "empty seats left: start with bots, or wait")
             self.fill_bots(cid)
+        options = self.record.options
         setup = Setup(players=len(seats), seed=seed, names=[s.name for s in seats],
-                      pool=self.record.options.pool)
+                      pool=options.pool, expansions=list(options.expansions),
+                      high_noon=options.high_noon)
         self.state, events = start_game(setup)
         self.record.rules = self.state.version
         self.events = list(events)

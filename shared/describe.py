@@ -9,6 +9,7 @@ from shared.cards import CARDS
 from shared.characters import CHARACTERS
 from shared.event_kinds import CHARACTER_CODES
 from shared.events import visible_to
+from shared.high_noon.cards import EVENT_CARDS
 from shared.model import Event
 from shared.roles import ROLE_NAMES
 
@@ -55,7 +56,11 @@ SOURCES = {"reward": "reward"}
 #: Where a card was taken from (the `zone` of a `steal` or a `forced_discard`).
 ZONES = {"hand": "hand", "in_play": "in play"}
 #: Why a card is discarded outside the discard phase (a `discard`'s `reason`).
-DISCARD_REASONS = {"replaced_weapon": "replaced weapon"}
+DISCARD_REASONS = {"replaced_weapon": "replaced weapon", "the_daltons": "The Daltons"}
+#: A suit named with High Noon's Handcuffs (a `suit_named`'s `suit`).
+SUITS = {"spades": "Spades", "hearts": "Hearts", "diamonds": "Diamonds", "clubs": "Clubs"}
+#: High Noon's event cards by key (an `event_card`).
+EVENT_NAMES: Final[dict[str, str]] = {key: card.name for key, card in EVENT_CARDS.items()}
 
 
 def _word(code: str | None, words: dict[str, str]) -> str:
@@ -105,7 +110,7 @@ def describe(event: Event, table: _Table | Sequence[str],
         return f"{seat} puts {card} in play{where}"
     if k == "discard":
         return f"{seat} discards {card}" + (f" ({_word(e.reason, DISCARD_REASONS)})"
-                                            if e.reason == "replaced_weapon" else "")
+                                            if e.reason in DISCARD_REASONS else "")
     if k == "missed":
         return f"{seat} avoids the shot"
     if k == "barrel_saves":
@@ -165,6 +170,18 @@ def describe(event: Event, table: _Table | Sequence[str],
         return f"{seat} (Chuck Wengam) gives up a life point for 2 cards: {e.value} left"
     if k == "jose":
         return f"{seat} (José Delgado) discards {card} for 2 cards"
+    if k == "event_flip":
+        return f"{seat} turns the event card {_word(e.event_card, EVENT_NAMES)} ({e.count} left)"
+    if k == "event_effect":
+        return f"{_word(e.event_card, EVENT_NAMES)} strikes {seat}"
+    if k == "ghost_returns":
+        return f"{seat} returns as a ghost (Ghost Town)"
+    if k == "ghost_leaves":
+        return f"{seat}'s ghost leaves the game again"
+    if k == "suit_named":
+        return f"{seat} names {_word(e.suit, SUITS)}: only cards of that suit this turn"
+    if k == "new_identity":
+        return f"{seat} takes a New Identity: {_word(e.character, {})}, with {e.value} life"
     if k == "time_up":
         chosen = _DEFAULT_CHOSEN.get(e.default or "", "the default is chosen")
         return f"Time ran out for {seat}: {chosen}"

@@ -29,6 +29,7 @@ from msgspec import UNSET, Struct, UnsetType
 
 from shared import chat, names
 from shared.model import Action, Event
+from shared.setup import EXPANSIONS, HighNoonOptions
 from shared.views import PendingView, TableView
 
 VERSION = 2
@@ -186,6 +187,8 @@ class RoomOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults
     pool: str = "all"
     turn_timeout: int = 60  # whole seconds per decision; 0 means no timeout
     bot: str = "random"  # the bot kind that fills empty seats
+    expansions: list[str] = []  # shared.setup.EXPANSIONS, each at most once
+    high_noon: HighNoonOptions | None = None  # only with "high_noon" in `expansions`
 
 
 class CreateRoom(_Msg, tag="create"):
@@ -648,6 +651,7 @@ def check_client_message(message: ClientMessage) -> None:
             raise ProtocolError("invalid", f"pool must be one of {', '.join(POOLS)}")
         if not 0 <= opts.turn_timeout <= MAX_TIMEOUT:
             raise ProtocolError("invalid", f"turn_timeout must be 0-{MAX_TIMEOUT} seconds")
+        check_expansions(opts)
     seat = getattr(message, "seat", None)
     if seat is not None and not 0 <= seat < MAX_SEATS:
         raise ProtocolError("invalid", f"seat must be 0-{MAX_SEATS - 1}")
@@ -655,6 +659,26 @@ def check_client_message(message: ClientMessage) -> None:
         value = getattr(message, field, None)
         if value is not None and not 0 <= value <= MAX_INT:
             raise ProtocolError("invalid", f"{field} must be 0-{MAX_INT}")
+
+
+def check_expansions(opts: RoomOptions) -> None:
+    """Only known expansions, each once, and options only for one that is played (what
+    shared.engine's deal would refuse, refused before the room exists)."""
+    unknown = [name for name in opts.expansions if name not in EXPANSIONS]
+    if unknown:
+        raise ProtocolError("invalid", f"unknown expansion {unknown[0]!r}; known: "
+                            f"{', '.join(EXPANSIONS)}")
+    if len(set(opts.expansions)) < len(opts.expansions):
+        raise ProtocolError("invalid", "an expansion is named twice")
+    high_noon = opts.high_noon
+    if high_noon is None:
+        return
+    if "high_noon" not in opts.expansions:
+        raise ProtocolError("invalid", "high_noon options need \"high_noon\" in expansions")
+    if high_noon.event_limit is not None and not 1 <= high_noon.event_limit <= MAX_INT:
+        raise ProtocolError("invalid", "high_noon.event_limit must be 1 or more")
+    if high_noon.no_three_players and opts.seats == 3:
+        raise ProtocolError("invalid", "these High Noon options refuse 3 seats")
 
 
 def check_say(message: Say) -> None:

@@ -12,6 +12,7 @@ from client import door_mode
 from client.i18n import LANGUAGES, I18n
 from client.settings import Settings, default_name, load_settings, save_settings
 from shared import names, protocol
+from shared.setup import EXPANSIONS
 
 Number = TypeVar("Number", int, float)
 
@@ -57,6 +58,18 @@ def player_name(text: str) -> str:
         return names.normalize(text)
     except names.BadName as exc:
         raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+
+
+def expansion_list(text: str) -> tuple[str, ...]:
+    """`--expansions`: a comma-separated list of known expansions, each once ("" for none)."""
+    chosen = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in chosen:
+        if name not in EXPANSIONS:
+            raise argparse.ArgumentTypeError(
+                f"unknown expansion {name!r}; known: {', '.join(EXPANSIONS)}")
+    if len(set(chosen)) < len(chosen):
+        raise argparse.ArgumentTypeError(f"{text!r} names an expansion twice")
+    return chosen
 
 
 def add_display_flags(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ from client.commands.common import (
     add_display_flags,
     decision_seconds,
     delay_seconds,
+    expansion_list,
     player_name,
     port_number,
     settings_for,
@@ -21,6 +22,7 @@ EXAMPLES = """examples:
   bang play --players 7 --lang it
   bang play --lan                friends on the LAN can join: it prints their command
   bang play --offline --seed 42  no broker or host: the engine runs inside the app
+  bang play --expansions high_noon   with High Noon's event cards
 """
 
 
@@ -39,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", type=player_name, help="your name at the table")
     parser.add_argument("--pool", choices=("all", "base"), default="all",
                         help="characters: all 26 or the 16 of the base game")
+    parser.add_argument("--expansions", type=expansion_list, default=(), metavar="LIST",
+                        help="expansions to play, comma-separated (known: high_noon)")
     parser.add_argument("--timeout", type=decision_seconds, default=0,
                         help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
@@ -88,7 +92,8 @@ def offline_session(args: argparse.Namespace, name: str):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     names = [name] + [f"Bot {i}" for i in range(1, args.players)]
     table = LocalTable(
-        setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool),
+        setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool,
+                    expansions=list(args.expansions)),
         bot_delay=args.bot_delay,
         timeout=args.timeout or None,
         bot=args.bots,
@@ -103,7 +108,7 @@ def hosted_session(args: argparse.Namespace, name: str, i18n: I18n):  # noqa: AN
 
     server = embedded_server(args)
     options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout,
-                            bot=args.bots)
+                            bot=args.bots, expansions=list(args.expansions))
     return HostedSession(server, play_profile(), name, options, i18n.table_name(name))
 
 
@@ -144,7 +149,8 @@ def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
         app.remote = Remote(server.url, config_dir=play_profile(),
                             fingerprint=server.host.keys.fingerprint)
         form = RoomForm(name=app.i18n.table_name(settings.name), players=args.players,
-                        pool=args.pool, timeout=args.timeout, bots=False, bot=args.bots)
+                        pool=args.pool, timeout=args.timeout, bots=False, bot=args.bots,
+                        expansions=args.expansions)
         return LobbyScreen(app.remote, settings.name, app.i18n,
                            LobbyIntent(create=form, invite=line))
 

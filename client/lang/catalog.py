@@ -12,7 +12,8 @@ class LogPhrases:
 
     `lines` has one template per event kind. Its fields: seat, target, card, cards (what the
     viewer may see), all_cards (every card, or the count), count, value, lives (the count with
-    its noun), role, side, chosen, purpose, and the optional pieces below, each already
+    its noun), role, side, chosen, purpose, event (an event card's name), suit, character
+    (a character's name), and the optional pieces below, each already
     formatted or empty. Every word comes from the event's codes (shared.event_kinds), never
     from text in the event: a character's code is written as the character's name."""
 
@@ -29,6 +30,8 @@ class LogPhrases:
     zones: Mapping[str, str]
     #: {paren_reason}: " (this)" after a discard out of the discard phase, by its `reason`.
     discard_reasons: Mapping[str, str]
+    #: {suit}: a suit named with High Noon's Handcuffs (a `suit_named`'s `suit`).
+    suits: Mapping[str, str]
     #: {chosen}: what a timed-out player was given, by the `time_up`'s `default`; "*" for any
     #: other kind of action.
     default_chosen: Mapping[str, str]
@@ -61,6 +64,9 @@ class Catalog:
     card_names: Mapping[str, str]
     card_text: Mapping[str, str]
     abilities: Mapping[str, str]
+    #: High Noon's event cards, by key (shared.high_noon.cards): name and text.
+    event_names: Mapping[str, str]
+    event_text: Mapping[str, str]
     role_names: Mapping[str, str]
     #: Footer key labels by their English text; English has none.
     footer: Mapping[str, str]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from client.lang.catalog import Catalog
 from shared.cards import CARD_NAMES_BY_LANG
 from shared.characters import CHARACTERS
+from shared.high_noon.cards import EVENT_CARDS
 from shared.roles import ROLE_NAMES_BY_LANG
 
 UI = {
@@ -202,6 +203,37 @@ UI = {
     "act_give": "Give {card}",
     "act_pass": "Let it happen",
     "act_other": "{kind}",
+    # High Noon
+    "event_now": "Event: {name}",
+    "event_none": "Event: none yet",
+    "event_next": "next: {name}",
+    "event_hidden": "next: hidden",
+    "events_left": "{n} to come",
+    "event_read": "v: read",
+    "no_event_text": "No event card is in play yet",
+    "key_events": "v: read the High Noon event cards (in play and next)",
+    "events": "High Noon: the event cards",
+    "other_character": "New Identity: {name}",
+    "option_high_noon": "12 event cards",
+    "option_off": "off",
+    "expansion_high_noon": "High Noon",
+    "option_high_noon_bonus": "+ bonus cards",
+    "ask_daltons_discard": "The Daltons: discard one of your cards in play",
+    "ask_new_identity": "New Identity: become {character} with 2 life points?",
+    "ask_name_suit": "Handcuffs: name a suit; only its cards may be played this turn",
+    "ask_kit_keep": "Kit Carlson: keep one card",
+    "wait_daltons_discard": "discarding a card in play (The Daltons)",
+    "wait_new_identity": "choosing a New Identity or not",
+    "wait_name_suit": "naming a suit (Handcuffs)",
+    "wait_kit_keep": "keeping one card (Kit Carlson)",
+    "act_discard_in_play": "Discard {pick}",
+    "act_name_spades": "Spades ♠",
+    "act_name_hearts": "Hearts ♥",
+    "act_name_diamonds": "Diamonds ♦",
+    "act_name_clubs": "Clubs ♣",
+    "act_new_identity": "Become {character} (2 life points)",
+    "act_keep_identity": "Keep your character",
+    "act_keep": "Keep {pick}",
 }
 
 CARD_TEXT = {
@@ -235,6 +267,8 @@ CATALOG = Catalog(
     card_text=CARD_TEXT,
     abilities={key: character.ability for key, character in CHARACTERS.items()},
     role_names=ROLE_NAMES_BY_LANG["en"],
+    event_names={key: card.name for key, card in EVENT_CARDS.items()},
+    event_text={key: card.text for key, card in EVENT_CARDS.items()},
     footer={},
     log=None,
     errors={},

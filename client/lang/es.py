@@ -199,6 +199,37 @@ UI = {
     "act_give": "Dar {card}",
     "act_pass": "Dejar que ocurra",
     "act_other": "{kind}",
+    # High Noon
+    "event_now": "Evento: {name}",
+    "event_none": "Evento: aún ninguno",
+    "event_next": "luego: {name}",
+    "event_hidden": "luego: oculta",
+    "events_left": "quedan {n}",
+    "event_read": "v: leer",
+    "no_event_text": "Aún no hay ninguna carta de evento en juego",
+    "key_events": "v: leer las cartas de evento de High Noon (en juego y la siguiente)",
+    "events": "High Noon: las cartas de evento",
+    "other_character": "Nueva Identidad: {name}",
+    "option_high_noon": "12 cartas evento",
+    "option_off": "no",
+    "expansion_high_noon": "High Noon",
+    "option_high_noon_bonus": "+ cartas extra",
+    "ask_daltons_discard": "Los Dalton: descarta una de tus cartas en juego",
+    "ask_new_identity": "Nueva Identidad: ¿ser {character} con 2 puntos de vida?",
+    "ask_name_suit": "Esposas: nombra un palo; este turno solo juegas cartas de ese palo",
+    "ask_kit_keep": "Kit Carlson: elige una carta",
+    "wait_daltons_discard": "descarta una carta en juego (Los Dalton)",
+    "wait_new_identity": "decide si toma una Nueva Identidad",
+    "wait_name_suit": "nombra un palo (Esposas)",
+    "wait_kit_keep": "elige una carta (Kit Carlson)",
+    "act_discard_in_play": "Descartar {pick}",
+    "act_name_spades": "Picas ♠",
+    "act_name_hearts": "Corazones ♥",
+    "act_name_diamonds": "Diamantes ♦",
+    "act_name_clubs": "Tréboles ♣",
+    "act_new_identity": "Ser {character} (2 puntos de vida)",
+    "act_keep_identity": "Seguir con tu personaje",
+    "act_keep": "Quedarse {pick}",
 }
 
 CARD_TEXT = {
@@ -257,6 +288,48 @@ ABILITIES = {
     "puede evitar.",
     "henry_block": "Quien roba o descarta una de sus cartas recibe antes un ¡BANG!.",
     "annie_versary": "Puede jugar cualquier carta como una carta ¡BANG!.",
+}
+
+#: High Noon's event cards (shared.high_noon.cards).
+EVENT_NAMES = {
+    "blessing": "Bendición",
+    "curse": "Maldición",
+    "ghost_town": "Pueblo Fantasma",
+    "gold_rush": "Fiebre del Oro",
+    "hangover": "Resaca",
+    "shootout": "Tiroteo",
+    "the_daltons": "Los Dalton",
+    "the_doctor": "El Doctor",
+    "the_reverend": "El Reverendo",
+    "the_sermon": "El Sermón",
+    "thirst": "Sed",
+    "train_arrival": "Llegada del Tren",
+    "high_noon": "Mediodía",
+    "handcuffs": "Esposas",
+    "new_identity": "Nueva Identidad",
+}
+
+EVENT_TEXT = {
+    "blessing": "Todas las cartas son de Corazones durante toda la ronda.",
+    "curse": "Todas las cartas son de Picas durante toda la ronda.",
+    "ghost_town": "En su turno, los jugadores eliminados vuelven como fantasmas: roban 3 cartas "
+    "en vez de 2 y no pueden morir. Al final de su turno quedan eliminados de nuevo.",
+    "gold_rush": "Se juega en sentido antihorario durante una ronda, empezando por el Sheriff. "
+    "Los efectos de las cartas siguen en sentido horario.",
+    "hangover": "Todos los personajes pierden su habilidad durante toda la ronda.",
+    "shootout": "Cada jugador puede jugar un segundo ¡BANG! en su turno.",
+    "the_daltons": "Al entrar en juego, quien tenga cartas (azules) delante descarta una a su "
+    "elección.",
+    "the_doctor": "Al entrar en juego, los jugadores con menos puntos de vida recuperan 1.",
+    "the_reverend": "No se pueden jugar cartas de Cerveza durante toda la ronda.",
+    "the_sermon": "Nadie puede usar cartas ¡BANG! durante su propio turno.",
+    "thirst": "En la fase 1 cada jugador roba solo la primera carta, no la segunda.",
+    "train_arrival": "Cada jugador roba una carta extra al final de su fase 1.",
+    "high_noon": "Cada jugador pierde 1 punto de vida al empezar su turno.",
+    "handcuffs": "Tras robar en la fase 1, el jugador de turno nombra un palo: en su turno solo "
+    "puede jugar cartas de ese palo.",
+    "new_identity": "Al empezar su turno, cada jugador puede pasar a su otro personaje para el "
+    "resto de la partida, con 2 puntos de vida.",
 }
 
 FOOTER = {
@@ -321,6 +394,12 @@ LOG = LogPhrases(
         "sid": "{seat} (Sid Ketchum) descarta {all_cards} para recuperar un punto de vida",
         "chuck": "{seat} (Chuck Wengam) cede un punto de vida por 2 cartas: queda con {value}",
         "jose": "{seat} (José Delgado) descarta {card} por 2 cartas",
+        "event_flip": "{seat} descubre la carta de evento {event} (quedan {count})",
+        "event_effect": "{event} golpea a {seat}",
+        "ghost_returns": "{seat} vuelve como fantasma (Pueblo Fantasma)",
+        "ghost_leaves": "El fantasma de {seat} deja la partida de nuevo",
+        "suit_named": "{seat} nombra {suit}: este turno solo cartas de ese palo",
+        "new_identity": "{seat} toma una Nueva Identidad: {character}, con {left}",
         "game_stopped": "La partida se ha detenido: el motor de reglas falló en la última "
         "jugada. En esta mesa ya no se puede seguir jugando.",
     },
@@ -346,6 +425,7 @@ LOG = LogPhrases(
     },
     discard_reasons={
         "replaced_weapon": "arma sustituida",
+        "the_daltons": "Los Dalton",
     },
     default_chosen={
         "end_turn": "el turno termina",
@@ -353,6 +433,12 @@ LOG = LogPhrases(
         "die": "ninguna Cerveza lo salva",
         "draw_deck": "roba del mazo",
         "*": "se aplica la opción por defecto",
+    },
+    suits={
+        "spades": "Picas",
+        "hearts": "Corazones",
+        "diamonds": "Diamantes",
+        "clubs": "Tréboles",
     },
     nobody="nadie",
     nothing="nada",
@@ -413,6 +499,8 @@ CATALOG = Catalog(
     card_text=CARD_TEXT,
     abilities=ABILITIES,
     role_names=ROLE_NAMES_BY_LANG["es"],
+    event_names=EVENT_NAMES,
+    event_text=EVENT_TEXT,
     footer=FOOTER,
     log=LOG,
     errors=ERRORS,

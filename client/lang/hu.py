@@ -201,6 +201,37 @@ UI = {
     "act_give": "Odaadom: {card}",
     "act_pass": "Hadd történjen",
     "act_other": "{kind}",
+    # High Noon
+    "event_now": "Esemény: {name}",
+    "event_none": "Esemény: még nincs",
+    "event_next": "utána: {name}",
+    "event_hidden": "utána: rejtett",
+    "events_left": "még {n}",
+    "event_read": "v: olvasd",
+    "no_event_text": "Még nincs játékban eseménylap",
+    "key_events": "v: a High Noon eseménylapjai (a játékban lévő és a következő)",
+    "events": "High Noon: az eseménylapok",
+    "other_character": "Új identitás: {name}",
+    "option_high_noon": "12 eseménylap",
+    "option_off": "nincs",
+    "expansion_high_noon": "High Noon",
+    "option_high_noon_bonus": "+ bónuszlapok",
+    "ask_daltons_discard": "A Daltonok: dobd el egy játékban lévő lapodat",
+    "ask_new_identity": "Új identitás: {character} leszel 2 életponttal?",
+    "ask_name_suit": "Bilincs: mondj egy színt; ebben a körben csak ilyen lapot játszhatsz",
+    "ask_kit_keep": "Kit Carlson: tarts meg egy lapot",
+    "wait_daltons_discard": "eldob egy játékban lévő lapot (A Daltonok)",
+    "wait_new_identity": "dönt az új identitásról",
+    "wait_name_suit": "színt mond (Bilincs)",
+    "wait_kit_keep": "megtart egy lapot (Kit Carlson)",
+    "act_discard_in_play": "Eldobom: {pick}",
+    "act_name_spades": "Pikk ♠",
+    "act_name_hearts": "Kőr ♥",
+    "act_name_diamonds": "Káró ♦",
+    "act_name_clubs": "Treff ♣",
+    "act_new_identity": "{character} leszek (2 életpont)",
+    "act_keep_identity": "Maradok a karakteremnél",
+    "act_keep": "Megtartom: {pick}",
 }
 
 CARD_TEXT = {
@@ -260,6 +291,48 @@ ABILITIES = {
     "lehet kivédeni.",
     "henry_block": "Aki húz vagy eldob egy lapját, előbb egy BANG! célpontja lesz.",
     "annie_versary": "Bármely lapját kijátszhatja BANG! lapként.",
+}
+
+#: High Noon's event cards (shared.high_noon.cards).
+EVENT_NAMES = {
+    "blessing": "Áldás",
+    "curse": "Átok",
+    "ghost_town": "Szellemváros",
+    "gold_rush": "Aranyláz",
+    "hangover": "Másnaposság",
+    "shootout": "Lövöldözés",
+    "the_daltons": "A Daltonok",
+    "the_doctor": "A Doktor",
+    "the_reverend": "A Tiszteletes",
+    "the_sermon": "A Prédikáció",
+    "thirst": "Szomjúság",
+    "train_arrival": "Vonatérkezés",
+    "high_noon": "Dél",
+    "handcuffs": "Bilincs",
+    "new_identity": "Új identitás",
+}
+
+EVENT_TEXT = {
+    "blessing": "Az egész forduló alatt minden lap kőrnek számít.",
+    "curse": "Az egész forduló alatt minden lap pikknek számít.",
+    "ghost_town": "A kiesett játékosok a saját körükben szellemként visszatérnek: 2 helyett 3 "
+    "lapot húznak, és nem halhatnak meg. Körük végén ismét kiesnek.",
+    "gold_rush": "Egy fordulón át az óramutatóval szemben megy a játék, mindig a Seriffel "
+    "kezdve. A lapok hatásai továbbra is az óramutató irányában haladnak.",
+    "hangover": "Az egész forduló alatt minden karakter elveszti a képességét.",
+    "shootout": "Mindenki kijátszhat egy második BANG! lapot a saját körében.",
+    "the_daltons": "Amikor játékba kerül, akinek (kék) lap van maga előtt, eldob közülük egyet.",
+    "the_doctor": "Amikor játékba kerül, a legkevesebb életponttal bíró játékos(ok) "
+    "visszakap(nak) 1 életpontot.",
+    "the_reverend": "Az egész forduló alatt senki sem játszhat ki Sör lapot.",
+    "the_sermon": "A saját körében senki sem használhat BANG! lapot.",
+    "thirst": "Az 1. fázisban mindenki csak az első lapját húzza, a másodikat nem.",
+    "train_arrival": "Mindenki húz egy extra lapot a saját 1. fázisa végén.",
+    "high_noon": "Mindenki veszít 1 életpontot a saját köre elején.",
+    "handcuffs": "Az 1. fázis után a soron lévő játékos mond egy színt: a körében csak ilyen "
+    "színű lapot játszhat ki.",
+    "new_identity": "A köre elején mindenki átválthat a másik karakterére a játék végéig, 2 "
+    "életponttal.",
 }
 
 FOOTER = {
@@ -324,6 +397,12 @@ LOG = LogPhrases(
         "sid": "{seat} (Sid Ketchum) egy életpontért eldobja: {all_cards}",
         "chuck": "{seat} (Chuck Wengam) egy életpontot ad 2 lapért, marad {value}",
         "jose": "{seat} (José Delgado) 2 lapért eldobja: {card}",
+        "event_flip": "{seat} felfordítja az eseménylapot: {event} (még {count})",
+        "event_effect": "{event} hatása: {seat}",
+        "ghost_returns": "{seat} szellemként visszatér (Szellemváros)",
+        "ghost_leaves": "{seat} szelleme ismét elhagyja a játékot",
+        "suit_named": "{seat} színt mond: {suit}; ebben a körben csak ilyen lapot játszhat",
+        "new_identity": "{seat} új identitást vesz fel: {character}, {left}",
         "game_stopped": "A játék leállt: a szabálymotor hibát vétett az utolsó lépésnél. "
         "Ennél az asztalnál már nem lehet tovább játszani.",
     },
@@ -349,6 +428,7 @@ LOG = LogPhrases(
     },
     discard_reasons={
         "replaced_weapon": "lecserélt fegyver",
+        "the_daltons": "A Daltonok",
     },
     default_chosen={
         "end_turn": "a köre véget ér",
@@ -356,6 +436,12 @@ LOG = LogPhrases(
         "die": "nincs Söre, ami megmentené",
         "draw_deck": "a pakliból húz",
         "*": "az alapértelmezett döntés érvényes",
+    },
+    suits={
+        "spades": "pikk",
+        "hearts": "kőr",
+        "diamonds": "káró",
+        "clubs": "treff",
     },
     nobody="senki",
     nothing="semmi",
@@ -416,6 +502,8 @@ CATALOG = Catalog(
     card_text=CARD_TEXT,
     abilities=ABILITIES,
     role_names=ROLE_NAMES_BY_LANG["hu"],
+    event_names=EVENT_NAMES,
+    event_text=EVENT_TEXT,
     footer=FOOTER,
     log=LOG,
     errors=ERRORS,

@@ -199,6 +199,37 @@ UI = {
     "act_give": "Dai {card}",
     "act_pass": "Lascia fare",
     "act_other": "{kind}",
+    # High Noon
+    "event_now": "Evento: {name}",
+    "event_none": "Evento: ancora nessuno",
+    "event_next": "poi: {name}",
+    "event_hidden": "poi: coperta",
+    "events_left": "ne restano {n}",
+    "event_read": "v: leggi",
+    "no_event_text": "Nessuna carta evento è ancora in gioco",
+    "key_events": "v: leggi le carte evento di High Noon (in gioco e la prossima)",
+    "events": "High Noon: le carte evento",
+    "other_character": "Nuova Identità: {name}",
+    "option_high_noon": "12 carte evento",
+    "option_off": "no",
+    "expansion_high_noon": "High Noon",
+    "option_high_noon_bonus": "+ carte bonus",
+    "ask_daltons_discard": "I Dalton: scarta una delle tue carte in gioco",
+    "ask_new_identity": "Nuova Identità: diventare {character} con 2 punti vita?",
+    "ask_name_suit": "Manette: dichiara un seme; in questo turno giochi solo carte di quel seme",
+    "ask_kit_keep": "Kit Carlson: tieni una carta",
+    "wait_daltons_discard": "scarta una carta in gioco (I Dalton)",
+    "wait_new_identity": "sceglie se prendere una Nuova Identità",
+    "wait_name_suit": "dichiara un seme (Manette)",
+    "wait_kit_keep": "tiene una carta (Kit Carlson)",
+    "act_discard_in_play": "Scarta {pick}",
+    "act_name_spades": "Picche ♠",
+    "act_name_hearts": "Cuori ♥",
+    "act_name_diamonds": "Quadri ♦",
+    "act_name_clubs": "Fiori ♣",
+    "act_new_identity": "Diventa {character} (2 punti vita)",
+    "act_keep_identity": "Tieni il tuo personaggio",
+    "act_keep": "Tieni {pick}",
 }
 
 CARD_TEXT = {
@@ -263,6 +294,50 @@ ABILITIES = {
     "annie_versary": "Può giocare qualunque carta come se fosse una carta BANG!.",
 }
 
+#: High Noon's event cards (shared.high_noon.cards).
+EVENT_NAMES = {
+    "blessing": "Benedizione",
+    "curse": "Maledizione",
+    "ghost_town": "Città Fantasma",
+    "gold_rush": "Corsa all'Oro",
+    "hangover": "Sbornia",
+    "shootout": "Sparatoria",
+    "the_daltons": "I Dalton",
+    "the_doctor": "Il Dottore",
+    "the_reverend": "Il Reverendo",
+    "the_sermon": "Il Sermone",
+    "thirst": "Sete",
+    "train_arrival": "Il Treno",
+    "high_noon": "Mezzogiorno di Fuoco",
+    "handcuffs": "Manette",
+    "new_identity": "Nuova Identità",
+}
+
+EVENT_TEXT = {
+    "blessing": "Tutte le carte sono considerate di Cuori.",
+    "curse": "Tutte le carte sono considerate di Picche.",
+    "ghost_town": "Ogni giocatore eliminato torna, al proprio turno, come fantasma: pesca 3 "
+    "carte invece di 2, e non può morire. Al termine del proprio turno è eliminato di nuovo.",
+    "gold_rush": "Si gioca in senso antiorario, sempre a partire dallo Sceriffo. Gli effetti "
+    "delle carte continuano a essere in senso orario.",
+    "hangover": "Tutti i personaggi perdono la loro abilità.",
+    "shootout": "Si possono giocare 2 BANG! nel proprio turno.",
+    "the_daltons": "Quando entrano in gioco, chi ha carte (blu) di fronte a sé ne scarta una a "
+    "scelta.",
+    "the_doctor": "Quando entra in gioco, i personaggi con meno punti vita correnti recuperano 1 "
+    "p.v.",
+    "the_reverend": "Non si possono giocare carte Birra per l'intero giro.",
+    "the_sermon": "Non si possono usare carte BANG! nel proprio turno.",
+    "thirst": "Ogni giocatore pesca solo la prima carta dal mazzo, e non la seconda, nella sua "
+    "fase 1.",
+    "train_arrival": "Ogni giocatore pesca una carta extra nel suo turno.",
+    "high_noon": "Ogni giocatore perde 1 punto vita all'inizio del proprio turno.",
+    "handcuffs": "Dopo aver pescato in fase 1, il giocatore di turno dichiara un seme: potrà "
+    "usare solamente carte di quel seme nel suo turno.",
+    "new_identity": "All'inizio del proprio turno, ogni giocatore può passare al suo secondo "
+    "personaggio per il resto della partita, ripartendo da 2 punti vita.",
+}
+
 FOOTER = {
     "Back": "Indietro",
     "End turn": "Fine turno",
@@ -325,6 +400,12 @@ LOG = LogPhrases(
         "sid": "{seat} (Sid Ketchum) scarta {all_cards} per recuperare un punto vita",
         "chuck": "{seat} (Chuck Wengam) cede un punto vita per 2 carte: ne restano {value}",
         "jose": "{seat} (José Delgado) scarta {card} per 2 carte",
+        "event_flip": "{seat} gira la carta evento {event} (ne restano {count})",
+        "event_effect": "{event} colpisce {seat}",
+        "ghost_returns": "{seat} torna come fantasma (Città Fantasma)",
+        "ghost_leaves": "Il fantasma di {seat} lascia di nuovo il gioco",
+        "suit_named": "{seat} dichiara {suit}: solo carte di quel seme in questo turno",
+        "new_identity": "{seat} prende una Nuova Identità: {character}, con {left}",
         "game_stopped": "La partita si è fermata: il motore delle regole ha fallito "
         "sull'ultima mossa. A questo tavolo non si può più giocare.",
     },
@@ -350,6 +431,7 @@ LOG = LogPhrases(
     },
     discard_reasons={
         "replaced_weapon": "arma sostituita",
+        "the_daltons": "I Dalton",
     },
     default_chosen={
         "end_turn": "il turno finisce",
@@ -357,6 +439,12 @@ LOG = LogPhrases(
         "die": "nessuna Birra per salvarsi",
         "draw_deck": "pesca dal mazzo",
         "*": "si applica la scelta predefinita",
+    },
+    suits={
+        "spades": "Picche",
+        "hearts": "Cuori",
+        "diamonds": "Quadri",
+        "clubs": "Fiori",
     },
     nobody="nessuno",
     nothing="niente",
@@ -417,6 +505,8 @@ CATALOG = Catalog(
     card_text=CARD_TEXT,
     abilities=ABILITIES,
     role_names=ROLE_NAMES_BY_LANG["it"],
+    event_names=EVENT_NAMES,
+    event_text=EVENT_TEXT,
     footer=FOOTER,
     log=LOG,
     errors=ERRORS,

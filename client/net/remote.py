@@ -58,7 +58,7 @@ import secrets
 import socket
 import ssl
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,7 @@ from client.net.tables import RoomMirror, TableUpdate
 from shared import crypto
 from shared import protocol as p
 from shared.model import Action, Event
+from shared.setup import HighNoonOptions
 
 #: Small request/response messages: Nagle + delayed ACKs would add ~40 ms to each.
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
@@ -583,9 +584,11 @@ class Remote:
                 return lobby_order(rooms)
 
     async def create_room(self, name: str, *, seats: int = 4, pool: str = "all",
-                          turn_timeout: int = 60, bot: str = "random") -> p.RoomInfo:
+                          turn_timeout: int = 60, bot: str = "random",
+                          expansions: Sequence[str] = (),
+                          high_noon: HighNoonOptions | None = None) -> p.RoomInfo:
         options = p.RoomOptions(seats=seats, pool=pool, turn_timeout=int(turn_timeout),
-                                bot=bot)
+                                bot=bot, expansions=list(expansions), high_noon=high_noon)
         return (await self.request(p.CreateRoom(name=name, options=options))).room
 
     async def _follow(self, room: str) -> None:

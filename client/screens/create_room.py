@@ -1,4 +1,6 @@
-"""The form that creates a room: name, players, character pool, turn timeout, bots."""
+"""The form that creates a room: name, players, character pool, turn timeout, bots, and the
+High Noon expansion (with or without its bonus cards; its other rulings stay at their
+defaults)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from client.localize import localize_bindings
 from client.plaintext import clean
 from shared.bots import BOT_KINDS
 from shared.roles import MAX_PLAYERS, MIN_PLAYERS
+from shared.setup import HighNoonOptions
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,14 @@ class RoomForm:
     timeout: int
     bots: bool  # start at once with bots in the free seats
     bot: str = "normal"  # how those bots play
+    expansions: tuple[str, ...] = ()  # shared.setup.EXPANSIONS
+    high_noon_bonus: bool = False  # High Noon's Handcuffs and New Identity
+
+    def high_noon(self) -> HighNoonOptions | None:
+        """The room's High Noon options: only the bonus cards are chosen here."""
+        if self.high_noon_bonus and "high_noon" in self.expansions:
+            return HighNoonOptions(bonus=True)
+        return None
 
 
 class CreateRoomScreen(ModalScreen[RoomForm | None]):
@@ -64,8 +75,12 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
                     yield Label(t("bot_kind"))
                     yield Select([(t(f"bot_{kind}"), kind) for kind in sorted(BOT_KINDS)],
                                  value="normal", allow_blank=False, id="bot-kind")
-                yield Vertical()  # keeps the bots' field as wide as the ones above
-                yield Vertical()
+                with Vertical():
+                    yield Label(t("expansion_high_noon"))
+                    yield Select([(t("option_off"), ""), (t("option_high_noon"), "on"),
+                                  (t("option_high_noon_bonus"), "bonus")],
+                                 value="", allow_blank=False, id="high-noon")
+                yield Vertical()  # keeps the fields as wide as the ones above
             yield Checkbox(t("bots"), value=False, id="bots")  # a room is for friends
             with Horizontal(id="create-buttons"):
                 yield Button(t("create_room"), id="ok", variant="primary")
@@ -83,6 +98,7 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
     def submit(self) -> None:
         name = self.query_one("#room-name", Input).value.strip() or "BANG!"
         timeout_text = self.query_one("#timeout", Input).value.strip()
+        high_noon = self.query_one("#high-noon", Select).value  # "", "on" or "bonus"
         self.dismiss(RoomForm(
             name=name,
             players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
@@ -90,4 +106,6 @@ class CreateRoomScreen(ModalScreen[RoomForm | None]):
             timeout=min(3600, int(timeout_text or 0)),
             bots=self.query_one("#bots", Checkbox).value,
             bot=str(self.query_one("#bot-kind", Select).value),
+            expansions=("high_noon",) if high_noon else (),
+            high_noon_bonus=high_noon == "bonus",
         ))

@@ -13,10 +13,11 @@ from client.i18n import I18n
 from client.localize import localize_bindings
 from shared.cards import CARDS, SUIT_SYMBOL
 from shared.characters import CHARACTERS
+from shared.high_noon.cards import EVENT_KEYS
 
 KEY_LINES = (
     "key_cards", "key_arrows", "key_enter", "key_end", "key_seats", "key_log", "key_scroll",
-    "key_chat", "key_help", "key_tabs", "key_theme", "key_quit", "key_marks",
+    "key_chat", "key_help", "key_tabs", "key_theme", "key_quit", "key_events", "key_marks",
 )
 TABS = ("help-rules", "help-cards", "help-characters", "help-keys")
 
@@ -56,15 +57,16 @@ class HelpScreen(Screen[None]):
         yield Footer()
 
     def _cards(self) -> str:
-        """Every card: name, copies with suit and rank, what it does."""
+        """Every card: name, copies with suit and rank, what it does; then High Noon's event
+        cards."""
         copies: dict[str, list[str]] = {}
         for card in CARDS:
             copies.setdefault(card.key, []).append(f"{card.rank}{SUIT_SYMBOL[card.suit]}")
-        return "\n".join(
-            f"- **{self.i18n.card_name(key)}** ×{len(marks)} ({' '.join(marks)}): "
-            f"{self.i18n.card_text(key)}"
-            for key, marks in copies.items()
-        )
+        cards = [f"- **{self.i18n.card_name(key)}** ×{len(marks)} ({' '.join(marks)}): "
+                 f"{self.i18n.card_text(key)}" for key, marks in copies.items()]
+        events = [f"- **{self.i18n.event_name(key)}**: {self.i18n.event_text(key)}"
+                  for key in EVENT_KEYS]
+        return "\n".join([*cards, "", f"## {self.i18n.t('events')}", "", *events])
 
     def _characters(self) -> str:
         return "\n".join(

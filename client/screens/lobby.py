@@ -23,6 +23,7 @@ from client.screens.create_room import CreateRoomScreen, RoomForm
 from client.widgets.chat import TALK_BINDINGS, ChatPane
 from shared import protocol as p
 from shared.chat import PHRASES
+from shared.setup import EXPANSIONS
 
 
 @dataclass
@@ -205,9 +206,11 @@ class LobbyScreen(Screen[None]):
             o = room.options
             pool = t("pool_all") if o.pool == "all" else t("pool_base")
             timeout = f"{o.turn_timeout:g}s" if o.turn_timeout else "∞"
+            extras = "".join(f" · {t('expansion_' + name)}" for name in o.expansions
+                             if name in EXPANSIONS)
             table.add_row(
                 plain(f"{room.name} [{room.id}]"), t(_STATUS.get(room.status, "waiting")),
-                f"{taken}/{len(room.seats)}", f"{pool} · {timeout}", key=room.id,
+                f"{taken}/{len(room.seats)}", f"{pool} · {timeout}{extras}", key=room.id,
             )
         if self.rooms:
             table.move_cursor(row=self._cursor_row(chosen.id if chosen else None))
@@ -350,7 +353,7 @@ class LobbyScreen(Screen[None]):
             return None
         info = await self._request(self.remote.create_room(
             form.name, seats=form.players, pool=form.pool, turn_timeout=form.timeout,
-            bot=form.bot,
+            bot=form.bot, expansions=form.expansions, high_noon=form.high_noon(),
         ))
         if not isinstance(info, p.RoomInfo):
             return None

@@ -44,6 +44,7 @@ from client.slips import AUTO_DELAY, auto_answer, confirmation, left_out, not_no
 from client.widgets.center import TableCenter
 from client.widgets.chat import TALK_BINDINGS, ChatPane
 from client.widgets.choices import ChoicePanel
+from client.widgets.events import EventBar, event_texts, has_events
 from client.widgets.footer import KeyFooter
 from client.widgets.hand import HandView
 from client.widgets.log import GameLog
@@ -99,6 +100,7 @@ class TableScreen(Screen[None]):
         Binding("pagedown", "log_back(-5)", show=False, priority=True),
         Binding("o", "results", "Results"),
         Binding("b", "lobby", "Lobby"),
+        Binding("v", "read_events", show=False),  # High Noon's event cards
         *TALK_BINDINGS,
     ]
 
@@ -122,6 +124,7 @@ class TableScreen(Screen[None]):
         self.seats = Grid(id="seats")
         self.seat_panels: list[SeatPanel] = []  # kept: a DOM query on every update is slow
         self.info = Static(id="info")
+        self.events = EventBar(i18n)
         self.banner = Static(i18n.t("eliminated_banner"), id="banner")
         self.banner.display = False
         self.hand = HandView(i18n, id="hand")
@@ -141,6 +144,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="board"):
                 yield self.banner
                 yield self.seats
+                yield self.events
                 yield self.info
                 if not self.session.spectator:
                     yield self.hand
@@ -257,6 +261,7 @@ class TableScreen(Screen[None]):
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
+        self.events.show(view)
         for panel in self.seat_panels:
             panel.show(view, self._key(panel.seat))
         for player in view.players:
@@ -539,8 +544,16 @@ class TableScreen(Screen[None]):
                 return
 
     @on(SeatPanel.Focused)
-    def _seat_focused(self, event: SeatPanel.Focused) -> None:
+    @on(EventBar.Focused)
+    def _seat_focused(self, event: SeatPanel.Focused | EventBar.Focused) -> None:
         self._set_info(event.text)
+
+    @on(EventBar.Read)
+    def action_read_events(self) -> None:
+        """`v`: the texts of High Noon's event card in play and of the next one."""
+        view = self.view
+        if view is not None and has_events(view):
+            self.notify("\n\n".join(event_texts(view, self.i18n)), timeout=20, markup=False)
 
     def action_pick_card(self, index: int) -> None:
         if self.view is None or self.session.spectator or not 0 <= index < len(self.view.hand):

@@ -22,7 +22,8 @@ class SeatPanel(Widget, can_focus=True):
     """Name, role when known, life as bullets, character, hand size, weapon and reach, blue
     cards in play, distance from you and whether they are in reach. The player's key id (two
     players may share a name) and the character's ability show on hover (tooltip) and on
-    focus (`Focused` message, shown on the info line)."""
+    focus (`Focused` message, shown on the info line). Your own seat also names the character
+    High Noon's New Identity would give you (`other`)."""
 
     class Chosen(Message):
         """The seat was clicked: the screen uses it as a target when one is being chosen."""
@@ -44,6 +45,7 @@ class SeatPanel(Widget, can_focus=True):
         self.viewer: int | None = None  # whose view: "(you)" goes after that seat's name
         self.key = ""  # the human player's key id from the host; "" for bots and offline
         self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
+        self.other: str | None = None  # your New Identity, on your own seat
         self._shown: tuple[object, ...] | None = None  # what `show` last drew
 
     def show(self, view: TableView, key: str = "") -> None:
@@ -52,14 +54,15 @@ class SeatPanel(Widget, can_focus=True):
         player, pending = view.players[self.seat], view.pending
         turn = view.turn == self.seat and view.winner is None
         deciding = pending is not None and pending.seat == self.seat
-        shown = (player, key, view.viewer, turn, deciding)
+        other = view.other_character if view.viewer == self.seat else None
+        shown = (player, key, view.viewer, turn, deciding, other)
         if shown == self._shown:
             return
-        if self.player is None or (player.name, player.character, key) != \
-                (self.player.name, self.player.character, self.key):
-            self.tooltip = _details(player, key, self.i18n)
+        if self.player is None or (player.name, player.character, key, other) != \
+                (self.player.name, self.player.character, self.key, self.other):
+            self.tooltip = _details(player, key, self.i18n, other)
         self._shown = shown
-        self.player, self.viewer, self.key = player, view.viewer, key
+        self.player, self.viewer, self.key, self.other = player, view.viewer, key, other
         self.mark({"-turn": turn, "-me": view.viewer == self.seat, "-dead": not player.alive,
                    "-deciding": deciding})
         self.refresh()
@@ -82,6 +85,8 @@ class SeatPanel(Widget, can_focus=True):
         if self.player is not None:  # the key first: the ability may not fit on the line
             key = _key_id(self.key, self.i18n)
             ability = _ability(self.player, self.i18n)
+            if self.other:
+                ability += " · " + _other(self.other, self.i18n)
             self.post_message(self.Focused(f"{key} · {ability}" if key else ability))
 
     def on_click(self, event: Click) -> None:
@@ -104,6 +109,8 @@ class SeatPanel(Widget, can_focus=True):
                                (role, "italic"))
         life = Content.styled(life_bullets(p), "$text-error" if p.alive else "dim")
         character = CHARACTERS[p.character].name
+        if self.other in CHARACTERS:
+            character += f" (⇄ {CHARACTERS[self.other].name})"
         if not p.alive:
             return Content("\n").join([
                 _spread(who, life, width),
@@ -153,18 +160,25 @@ def _ability(player: PlayerView, i18n: I18n) -> str:
     return f"{character.name}: {i18n.ability(character.key)}"
 
 
+def _other(other: str, i18n: I18n) -> str:
+    """'New Identity: Kit Carlson: his ability'."""
+    character = CHARACTERS[other]
+    return i18n.t("other_character", name=f"{character.name}: {i18n.ability(other)}")
+
+
 def _key_id(key: str, i18n: I18n) -> str:
     """'key 1a2b3c4d', or "" when the host gave none."""
     return i18n.t("key_id", id=clean(key)) if key else ""
 
 
-def _details(player: PlayerView, key: str, i18n: I18n) -> Content:
-    """The tooltip: the name with the key id, then the ability."""
+def _details(player: PlayerView, key: str, i18n: I18n, other: str | None = None) -> Content:
+    """The tooltip: the name with the key id, then the ability (and the New Identity's)."""
     name = Content.styled(clean(player.name), "bold")
     key_id = _key_id(key, i18n)
     if key_id:
         name += Content.styled(f" · {key_id}", "dim")
-    return Content.assemble(name, "\n", _ability(player, i18n))
+    ability = _ability(player, i18n) + (f"\n{_other(other, i18n)}" if other else "")
+    return Content.assemble(name, "\n", ability)
 
 
 def _compact_in_play(names: list[tuple[str, str]], where: Content, short_where: Content,

@@ -141,6 +141,8 @@ def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, ca
     (["ssh-serve", "--mqtt-port", "x"], "not a port number"),
     (["host", "--bot-delay", "-2"], "0 to 60 seconds"),
     (["play", "--bot-delay", "nan"], "0 to 60 seconds"),
+    (["play", "--expansions", "fistful"], "unknown expansion 'fistful'; known: high_noon"),
+    (["play", "--offline", "--expansions", "high_noon,high_noon"], "an expansion twice"),
 ])
 def test_a_bad_broker_or_timeout_is_refused_and_nothing_saved(argv, named, capsys, tmp_path,
                                                               monkeypatch):
@@ -159,3 +161,22 @@ def test_a_saved_broker_that_cannot_work_is_one_line(capsys, tmp_path, monkeypat
     assert main(["join"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the saved broker is unusable" in err and "--broker" in err
+
+
+def test_play_deals_the_expansions_given(monkeypatch, tmp_path):
+    """`--expansions` goes into the offline game's Setup and into the hosted room's options."""
+    from client.cli import build_parser
+    from client.commands import play
+
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    args = build_parser().parse_args(["play", "--offline", "--expansions", " high_noon ,"])
+    assert args.expansions == ("high_noon",)
+    assert play.offline_session(args, "Rosa").table.setup.expansions == ["high_noon"]
+    monkeypatch.setattr(play, "embedded_server", lambda args: None)
+    monkeypatch.setattr("client.embedded.HostedSession.__init__",
+                        lambda self, server, profile, name, options, room: setattr(
+                            self, "options", options))
+    hosted = play.hosted_session(args, "Rosa", play.I18n("en"))
+    assert hosted.options.expansions == ["high_noon"]
+    plain = build_parser().parse_args(["play"])
+    assert play.offline_session(plain, "Rosa").table.setup.expansions == []

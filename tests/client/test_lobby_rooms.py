@@ -61,18 +61,44 @@ async def test_a_room_for_friends_waits_for_them(host, config_dir) -> None:  # n
         form = app.screen
         labels = [str(label.render()) for label in form.query(Label)]
         assert labels == ["Crear mesa", "Nombre", "Jugadores", "Personajes",
-                          "Segundos por turno", "Bots"]
+                          "Segundos por turno", "Bots", "High Noon"]
         assert form.query_one("#room-name", Input).value == "La mesa de Rosa"
         assert not form.query_one("#bots", Checkbox).value
         kinds = form.query_one("#bot-kind", Select)
         assert [str(prompt) for prompt, _ in kinds._options if _ is not Select.BLANK] == \
             ["fáciles", "normales", "al azar"]
+        high_noon = form.query_one("#high-noon", Select)  # off unless chosen
+        assert high_noon.value == "" and [str(prompt) for prompt, _ in high_noon._options] == \
+            ["no", "12 cartas evento", "+ cartas extra"]
         await pilot.press("enter")  # in the name field: create
         await until(pilot, lambda: lobby.my_room is not None,  # type: ignore[attr-defined]
                     what="Rosa seated in her room")
         rooms = await lobby.remote.list_rooms()  # type: ignore[attr-defined]
         (room,) = [r for r in rooms if r.id == lobby.my_room]  # type: ignore[attr-defined]
         assert room.status == "waiting" and room.name == "La mesa de Rosa"
+        assert room.options.expansions == [] and room.options.high_noon is None
+
+
+async def test_a_high_noon_room_says_so_in_the_list(host, config_dir) -> None:  # noqa: ANN001
+    """The form's High Noon choice reaches the room's options, and the list names it."""
+    app = lobby_app(host.url, config_dir, "Rosa")
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        await until(pilot, lambda: lobby._ever_connected, what="the host")  # type: ignore[attr-defined]
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), what="the form")
+        app.screen.query_one("#high-noon", Select).value = "bonus"
+        await pilot.pause()
+        app.screen.submit()  # type: ignore[attr-defined]
+        await until(pilot, lambda: lobby.my_room is not None,  # type: ignore[attr-defined]
+                    what="Rosa seated in her room")
+        rooms = await lobby.remote.list_rooms()  # type: ignore[attr-defined]
+        (room,) = [r for r in rooms if r.id == lobby.my_room]  # type: ignore[attr-defined]
+        assert room.options.expansions == ["high_noon"] and room.options.high_noon.bonus
+        table = lobby.query_one("#rooms", DataTable)
+        await until(pilot, lambda: table.row_count == 1, what="the room listed")
+        await until(pilot, lambda: "High Noon" in str(table.get_row_at(0)[-1]),
+                    what="High Noon in the list")
 
 
 async def test_the_cursor_starts_on_a_room_open_to_players(host, config_dir,  # noqa: ANN001

@@ -28,6 +28,7 @@ from shared.engine.legality import DECISION_TEXT
 from shared.engine.refs import parse_ref
 from shared.event_kinds import CHARACTER_CODES, VOCABULARIES, ActionKind, DiscardReason, codes
 from shared.events import redact
+from shared.high_noon.cards import EVENT_KEYS
 from shared.model import Event
 from shared.setup import Setup
 from shared.views import view
@@ -69,6 +70,7 @@ def test_every_language_has_every_text() -> None:
         assert catalog.ui.keys() == english.ui.keys(), lang
         assert catalog.card_text.keys() == catalog.card_names.keys() == set(CARD_NAMES), lang
         assert catalog.abilities.keys() == set(CHARACTERS), lang
+        assert catalog.event_names.keys() == catalog.event_text.keys() == set(EVENT_KEYS), lang
         assert catalog.role_names.keys() == english.role_names.keys(), lang
         for key, text in catalog.ui.items():
             assert fields(text) == fields(english.ui[key]), (lang, key, text)
@@ -81,7 +83,7 @@ def test_every_language_has_every_text() -> None:
         assert catalog.log.lines.keys() == EVENT_KINDS, lang
         words = {"how": VOCABULARIES["how"], "purposes": VOCABULARIES["purpose"],
                  "sources": VOCABULARIES["source"], "zones": VOCABULARIES["zone"],
-                 "discard_reasons": codes(DiscardReason)}
+                 "discard_reasons": codes(DiscardReason), "suits": VOCABULARIES["suit"]}
         for table, all_codes in words.items():  # a word for every code but a character's
             assert getattr(catalog.log, table).keys() == all_codes - CHARACTER_CODES, \
                 (lang, table)
@@ -121,7 +123,8 @@ def test_new_languages_fit_where_english_and_italian_fit(lang: str) -> None:
     en, it, catalog = CATALOGS["en"], CATALOGS["it"], CATALOGS[lang]
     too_wide = [
         (table, key, text)
-        for table in ("ui", "card_names", "card_text", "abilities", "role_names", "footer")
+        for table in ("ui", "card_names", "card_text", "abilities", "role_names", "footer",
+                      "event_names", "event_text")
         for key, text in getattr(catalog, table).items()
         if cell_len(text) > _width_allowed(getattr(en, table).get(key, key),
                                            getattr(it, table)[key])

@@ -15,6 +15,7 @@ from client.log_writer import describe_event
 from shared import protocol as p
 from shared.bots import make_bot
 from shared.cards import CARDS
+from shared.characters import CHARACTERS
 from shared.describe import describe
 from shared.engine import apply, start_game
 from shared.event_kinds import (
@@ -80,7 +81,11 @@ def test_the_vocabularies_are_declared_once() -> None:
             for code in allowed}
     assert used == {(name, code) for name, all_codes in VOCABULARIES.items()
                     for code in all_codes}  # no code that no kind can carry
-    characters = set(CHARACTER_CODES)  # the codes written as a character's name
+    # A new identity's `character` may be any character; the other fields name only these
+    # few, in place of a word (a draw's source, a flip's purpose).
+    assert VOCABULARIES["character"] == set(CHARACTERS) <= CHARACTER_CODES
+    characters = {code for name, all_codes in VOCABULARIES.items() if name != "character"
+                  for code in all_codes if code in CHARACTERS}
     assert characters == {"bart_cassidy", "black_jack", "chuck_wengam", "jose_delgado",
                           "madam_yto", "suzy_lafayette", "colorado_bill"}
     card_keys = {c.key for c in CARDS}
