@@ -29,7 +29,7 @@ from msgspec import UNSET, Struct, UnsetType
 
 from shared import chat, names
 from shared.model import Action, Event
-from shared.setup import EXPANSIONS, HighNoonOptions
+from shared.setup import HighNoonOptions, expansions_problem
 from shared.views import PendingView, TableView
 
 VERSION = 2
@@ -664,21 +664,12 @@ def check_client_message(message: ClientMessage) -> None:
 def check_expansions(opts: RoomOptions) -> None:
     """Only known expansions, each once, and options only for one that is played (what
     shared.engine's deal would refuse, refused before the room exists)."""
-    unknown = [name for name in opts.expansions if name not in EXPANSIONS]
-    if unknown:
-        raise ProtocolError("invalid", f"unknown expansion {unknown[0]!r}; known: "
-                            f"{', '.join(EXPANSIONS)}")
-    if len(set(opts.expansions)) < len(opts.expansions):
-        raise ProtocolError("invalid", "an expansion is named twice")
-    high_noon = opts.high_noon
-    if high_noon is None:
-        return
-    if "high_noon" not in opts.expansions:
-        raise ProtocolError("invalid", "high_noon options need \"high_noon\" in expansions")
-    if high_noon.event_limit is not None and not 1 <= high_noon.event_limit <= MAX_INT:
-        raise ProtocolError("invalid", "high_noon.event_limit must be 1 or more")
-    if high_noon.no_three_players and opts.seats == 3:
-        raise ProtocolError("invalid", "these High Noon options refuse 3 seats")
+    problem = expansions_problem(opts.expansions, opts.high_noon, opts.seats)
+    if problem is None and opts.high_noon is not None and \
+            (opts.high_noon.event_limit or 0) > MAX_INT:
+        problem = f"the High Noon event_limit must be at most {MAX_INT}"
+    if problem is not None:
+        raise ProtocolError("invalid", problem)
 
 
 def check_say(message: Say) -> None:

@@ -23,6 +23,27 @@ class HighNoonOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     no_three_players: bool = False  # 14: High Noon is refused at 3 players
 
 
+def expansions_problem(expansions: list[str] | tuple[str, ...],
+                       options: HighNoonOptions | None = None,
+                       players: int | None = None) -> str | None:
+    """What is wrong with a choice of expansions and their options (None: nothing): the one
+    check behind the deal, the host's room options and the command-line flags."""
+    unknown = [name for name in expansions if name not in EXPANSIONS]
+    if unknown:
+        return f"unknown expansion {unknown[0]!r}; known: {', '.join(EXPANSIONS)}"
+    if len(set(expansions)) < len(expansions):
+        return "an expansion is named twice"
+    if options is None:
+        return None
+    if "high_noon" not in expansions:
+        return "High Noon options need high_noon in the expansions"
+    if options.event_limit is not None and options.event_limit < 1:
+        return f"the High Noon event_limit must be 1 or more, not {options.event_limit}"
+    if options.no_three_players and players == 3:
+        return "High Noon is not played with 3 players at this table (no_three_players)"
+    return None
+
+
 class Setup(Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Everything needed to deal a game. `characters` and `roles` fix them by seat;
     `expansions` names the expansions played (`EXPANSIONS`), and `high_noon` that one's

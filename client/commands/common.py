@@ -12,7 +12,7 @@ from client import door_mode
 from client.i18n import LANGUAGES, I18n
 from client.settings import Settings, default_name, load_settings, save_settings
 from shared import names, protocol
-from shared.setup import EXPANSIONS
+from shared.setup import expansions_problem
 
 Number = TypeVar("Number", int, float)
 
@@ -63,12 +63,9 @@ def player_name(text: str) -> str:
 def expansion_list(text: str) -> tuple[str, ...]:
     """`--expansions`: a comma-separated list of known expansions, each once ("" for none)."""
     chosen = tuple(name.strip() for name in text.split(",") if name.strip())
-    for name in chosen:
-        if name not in EXPANSIONS:
-            raise argparse.ArgumentTypeError(
-                f"unknown expansion {name!r}; known: {', '.join(EXPANSIONS)}")
-    if len(set(chosen)) < len(chosen):
-        raise argparse.ArgumentTypeError(f"{text!r} names an expansion twice")
+    problem = expansions_problem(chosen)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return chosen
 
 

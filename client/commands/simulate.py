@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from client.commands.common import expansion_list
 from shared.bots import BOT_KINDS
 from shared.record import dump_record
 from shared.setup import EXPANSIONS
@@ -43,16 +44,6 @@ def bot_list(text: str) -> list[str]:
     return kinds
 
 
-def expansion_list(text: str) -> list[str]:
-    """`--expansions`: a comma-separated list of known expansions, each named once."""
-    names = [e.strip() for e in text.split(",") if e.strip()]
-    unknown = [e for e in names if e not in EXPANSIONS]
-    if unknown or len(set(names)) < len(names):
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: name each expansion once, from {', '.join(EXPANSIONS)}")
-    return names
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "simulate",
@@ -73,7 +64,7 @@ def register(subparsers) -> None:
                         help="comma-separated bot kinds, dealt to the seats in a random order "
                         "each game (missing seats get 'random'; default: all random); "
                         f"kinds: {', '.join(BOT_KINDS)}")
-    parser.add_argument("--expansions", type=expansion_list, default=[],
+    parser.add_argument("--expansions", type=expansion_list, default=(),
                         help="comma-separated expansions to play with "
                         f"({', '.join(EXPANSIONS)}; default: none)")
     parser.add_argument("--no-check", dest="check", action="store_false",
@@ -91,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         result = simulate(args.games, args.players, args.seed, args.bots, args.pool,
-                          check=args.check, timing=args.timing, expansions=args.expansions)
+                          check=args.check, timing=args.timing, expansions=list(args.expansions))
     except InvariantBreach as breach:
         print(f"bang simulate: invariant broken: {breach}", file=sys.stderr)
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)

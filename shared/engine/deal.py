@@ -16,7 +16,7 @@ from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
 from shared.rulebook import has_ability
-from shared.setup import EXPANSIONS, HighNoonOptions, Scenario, Setup
+from shared.setup import HighNoonOptions, Scenario, Setup, expansions_problem
 
 
 def _check_setup(setup: Setup) -> int:
@@ -35,20 +35,9 @@ def _check_setup(setup: Setup) -> int:
             raise SetupError(f"unknown character(s): {', '.join(unknown)}")
         if len(set(setup.characters)) != n:
             raise SetupError("each character can be dealt only once")
-    unknown_expansions = [e for e in setup.expansions if e not in EXPANSIONS]
-    if unknown_expansions:
-        raise SetupError(f"unknown expansion(s): {', '.join(unknown_expansions)} "
-                         f"(known: {', '.join(EXPANSIONS)})")
-    if len(set(setup.expansions)) < len(setup.expansions):
-        raise SetupError("an expansion is named twice")
-    if setup.high_noon is not None and "high_noon" not in setup.expansions:
-        raise SetupError("High Noon options are given but high_noon is not in expansions")
-    options = setup.high_noon or HighNoonOptions()
-    if "high_noon" in setup.expansions:
-        if n == 3 and options.no_three_players:
-            raise SetupError("High Noon is not played with 3 players at this table")
-        if options.event_limit is not None and options.event_limit < 1:
-            raise SetupError(f"event_limit must be 1 or more, not {options.event_limit}")
+    problem = expansions_problem(setup.expansions, setup.high_noon, n)
+    if problem is not None:
+        raise SetupError(problem)
     if setup.roles is not None and sorted(setup.roles) != sorted(ROLE_DEAL[n]):
         raise SetupError(
             f"roles for {n} players must be {', '.join(sorted(ROLE_DEAL[n]))}, "

@@ -142,7 +142,7 @@ def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, ca
     (["host", "--bot-delay", "-2"], "0 to 60 seconds"),
     (["play", "--bot-delay", "nan"], "0 to 60 seconds"),
     (["play", "--expansions", "fistful"], "unknown expansion 'fistful'; known: high_noon"),
-    (["play", "--offline", "--expansions", "high_noon,high_noon"], "an expansion twice"),
+    (["play", "--offline", "--expansions", "high_noon,high_noon"], "an expansion is named twice"),
 ])
 def test_a_bad_broker_or_timeout_is_refused_and_nothing_saved(argv, named, capsys, tmp_path,
                                                               monkeypatch):

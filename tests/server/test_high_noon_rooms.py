@@ -58,11 +58,11 @@ async def test_a_base_room_stays_a_base_game(host: Host) -> None:
 @pytest.mark.parametrize(("options", "why"), [
     (p.RoomOptions(expansions=["fistful"]), "unknown expansion 'fistful'"),
     (p.RoomOptions(expansions=["high_noon", "high_noon"]), "named twice"),
-    (p.RoomOptions(high_noon=BONUS), "need \"high_noon\" in expansions"),
+    (p.RoomOptions(high_noon=BONUS), "need high_noon in the expansions"),
     (p.RoomOptions(expansions=["high_noon"], high_noon=HighNoonOptions(event_limit=0)),
      "event_limit"),
     (p.RoomOptions(seats=3, expansions=["high_noon"],
-                   high_noon=HighNoonOptions(no_three_players=True)), "3 seats"),
+                   high_noon=HighNoonOptions(no_three_players=True)), "3 players"),
 ])
 async def test_a_bad_expansion_is_refused_and_no_room_is_made(
         host: Host, options: p.RoomOptions, why: str) -> None:
