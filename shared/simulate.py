@@ -18,7 +18,7 @@ from shared.engine import start_game
 from shared.invariants import problems
 from shared.model import Action, Event, GameState
 from shared.record import RECORD_VERSION, GameRecord, move_of
-from shared.setup import Setup
+from shared.setup import HighNoonOptions, Setup
 from shared.views import TableView
 
 TURN_CAP = 1000
@@ -190,9 +190,10 @@ def deal_kinds(stream: int, bots: list[str] | None, n: int) -> tuple[int, list[s
 def simulate(games: int, players: tuple[int, int], seed: int = 0,
              bots: list[str] | None = None, pool: str = "all",
              check: bool = True, timing: bool = False,
-             expansions: list[str] | None = None) -> SimulationResult:
+             expansions: list[str] | None = None,
+             high_noon: HighNoonOptions | None = None) -> SimulationResult:
     """Play `games` games with a player count drawn from the inclusive range `players`, with
-    the `expansions` named (shared.setup.EXPANSIONS)."""
+    the `expansions` named (shared.setup.EXPANSIONS) and High Noon's options."""
     result = SimulationResult()
     if timing:
         result.timings = defaultdict(list)
@@ -203,7 +204,8 @@ def simulate(games: int, players: tuple[int, int], seed: int = 0,
         stream, game_seed = rng.next_u64(stream)
         n = players[0] + n_offset
         stream, kinds = deal_kinds(stream, bots, n)
-        setup = Setup(players=n, seed=game_seed, pool=pool, expansions=list(expansions or []))
+        setup = Setup(players=n, seed=game_seed, pool=pool, expansions=list(expansions or []),
+                      high_noon=high_noon)
         state, actions = play_game(setup, kinds, check, result.timings)
         result.record_seats(state, kinds)
         result.games += 1

@@ -12,7 +12,7 @@ from client import door_mode
 from client.i18n import LANGUAGES, I18n
 from client.settings import Settings, default_name, load_settings, save_settings
 from shared import names, protocol
-from shared.setup import expansions_problem
+from shared.setup import HighNoonOptions, expansions_problem
 
 Number = TypeVar("Number", int, float)
 
@@ -67,6 +67,31 @@ def expansion_list(text: str) -> tuple[str, ...]:
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return chosen
+
+
+def rulings(text: str) -> HighNoonOptions:
+    """`--rulings`: High Noon's options, comma-separated: a name switches it on
+    ("doctor_heals_wounded"), name=value sets it ("event_limit=6", "bonus=false")."""
+    fields: dict[str, object] = {}
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        name, equals, value = item.partition("=")
+        name = name.strip()
+        if name not in HighNoonOptions.__struct_fields__:
+            raise argparse.ArgumentTypeError(
+                f"unknown ruling {name!r}; known: {', '.join(HighNoonOptions.__struct_fields__)}")
+        fields[name] = value.strip() if equals else True
+    try:
+        return msgspec.convert(fields, HighNoonOptions, strict=False)
+    except msgspec.ValidationError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+
+
+def check_rulings(args: argparse.Namespace, command: str) -> str | None:
+    """The one-line error when `--rulings` does not go with `--expansions` or `--players`
+    (None: they go together); the command prints it and exits with 2."""
+    players = args.players if isinstance(args.players, int) else args.players[0]  # a range
+    problem = expansions_problem(list(args.expansions), args.rulings, players)
+    return f"bang {command}: {problem}" if problem else None
 
 
 def add_display_flags(parser: argparse.ArgumentParser) -> None:

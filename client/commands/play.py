@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from client.commands.common import (
     add_display_flags,
+    check_rulings,
     decision_seconds,
     delay_seconds,
     expansion_list,
     player_name,
     port_number,
+    rulings,
     settings_for,
 )
 from client.i18n import I18n
@@ -23,6 +26,7 @@ EXAMPLES = """examples:
   bang play --lan                friends on the LAN can join: it prints their command
   bang play --offline --seed 42  no broker or host: the engine runs inside the app
   bang play --expansions high_noon   with High Noon's event cards
+  bang play --expansions high_noon --rulings bonus,doctor_heals_wounded
 """
 
 
@@ -43,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="characters: all 26 or the 16 of the base game")
     parser.add_argument("--expansions", type=expansion_list, default=(), metavar="LIST",
                         help="expansions to play, comma-separated (known: high_noon)")
+    parser.add_argument("--rulings", type=rulings, default=None, metavar="LIST",
+                        help="with --expansions high_noon: how its disputed rulings go, "
+                        "comma-separated: bonus, event_limit=N, next_hidden, "
+                        "doctor_heals_wounded, thirst_draws_one, ghost_cards_to_vulture, "
+                        "hangover_keeps_drawbacks, sermon_blocks_bang_as_missed, "
+                        "no_three_players (docs/REPLAY.md says what each does)")
     parser.add_argument("--timeout", type=decision_seconds, default=0,
                         help="seconds for each of your decisions; 0 (default) means no limit")
     parser.add_argument("--bots", choices=sorted(BOT_KINDS), default="normal",
@@ -68,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
     from client import door_mode
     from client.app import BangApp
 
+    problem = check_rulings(args, "play")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     settings = settings_for(args)
     if args.offline:
         app = BangApp(offline_session(args, settings.name), lang=settings.lang,
@@ -93,7 +107,7 @@ def offline_session(args: argparse.Namespace, name: str):
     names = [name] + [f"Bot {i}" for i in range(1, args.players)]
     table = LocalTable(
         setup=Setup(players=args.players, seed=seed, names=names, pool=args.pool,
-                    expansions=list(args.expansions)),
+                    expansions=list(args.expansions), high_noon=args.rulings),
         bot_delay=args.bot_delay,
         timeout=args.timeout or None,
         bot=args.bots,
@@ -108,7 +122,8 @@ def hosted_session(args: argparse.Namespace, name: str, i18n: I18n):  # noqa: AN
 
     server = embedded_server(args)
     options = p.RoomOptions(seats=args.players, pool=args.pool, turn_timeout=args.timeout,
-                            bot=args.bots, expansions=list(args.expansions))
+                            bot=args.bots, expansions=list(args.expansions),
+                            high_noon=args.rulings)
     return HostedSession(server, play_profile(), name, options, i18n.table_name(name))
 
 
@@ -150,7 +165,7 @@ def lan_lobby(args: argparse.Namespace, settings):  # noqa: ANN001, ANN201
                             fingerprint=server.host.keys.fingerprint)
         form = RoomForm(name=app.i18n.table_name(settings.name), players=args.players,
                         pool=args.pool, timeout=args.timeout, bots=False, bot=args.bots,
-                        expansions=args.expansions)
+                        expansions=args.expansions, rulings=args.rulings)
         return LobbyScreen(app.remote, settings.name, app.i18n,
                            LobbyIntent(create=form, invite=line))
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from client.commands.common import expansion_list
+from client.commands.common import check_rulings, expansion_list, rulings
 from shared.bots import BOT_KINDS
 from shared.record import dump_record
 from shared.setup import EXPANSIONS
@@ -67,6 +67,8 @@ def register(subparsers) -> None:
     parser.add_argument("--expansions", type=expansion_list, default=(),
                         help="comma-separated expansions to play with "
                         f"({', '.join(EXPANSIONS)}; default: none)")
+    parser.add_argument("--rulings", type=rulings, default=None, metavar="LIST",
+                        help="with --expansions high_noon: its options, as for bang play")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="skip the invariant checks after every action (to time the "
                         "engine and the bots alone)")
@@ -77,12 +79,17 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = check_rulings(args, "simulate")
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     if args.games < 1:
         print("bang simulate: --games must be at least 1", file=sys.stderr)
         return 2
     try:
         result = simulate(args.games, args.players, args.seed, args.bots, args.pool,
-                          check=args.check, timing=args.timing, expansions=list(args.expansions))
+                          check=args.check, timing=args.timing, expansions=list(args.expansions),
+                          high_noon=args.rulings)
     except InvariantBreach as breach:
         print(f"bang simulate: invariant broken: {breach}", file=sys.stderr)
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)

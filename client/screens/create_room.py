@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -30,12 +31,17 @@ class RoomForm:
     bot: str = "normal"  # how those bots play
     expansions: tuple[str, ...] = ()  # shared.setup.EXPANSIONS
     high_noon_bonus: bool = False  # High Noon's Handcuffs and New Identity
+    rulings: HighNoonOptions | None = None  # from `bang play --rulings`
 
     def high_noon(self) -> HighNoonOptions | None:
-        """The room's High Noon options: only the bonus cards are chosen here."""
-        if self.high_noon_bonus and "high_noon" in self.expansions:
-            return HighNoonOptions(bonus=True)
-        return None
+        """The room's High Noon options: the bonus cards chosen here, on top of the rulings
+        given on the command line."""
+        if "high_noon" not in self.expansions:
+            return None
+        options = self.rulings or HighNoonOptions()
+        if self.high_noon_bonus:
+            options = msgspec.structs.replace(options, bonus=True)
+        return None if options == HighNoonOptions() else options
 
 
 class CreateRoomScreen(ModalScreen[RoomForm | None]):

@@ -143,6 +143,8 @@ def test_a_name_the_table_would_refuse_is_refused_at_once(command, name, why, ca
     (["play", "--bot-delay", "nan"], "0 to 60 seconds"),
     (["play", "--expansions", "fistful"], "unknown expansion 'fistful'; known: high_noon"),
     (["play", "--offline", "--expansions", "high_noon,high_noon"], "an expansion is named twice"),
+    (["play", "--rulings", "bonsu"], "unknown ruling 'bonsu'"),
+    (["simulate", "--rulings", "event_limit=many"], "event_limit"),
 ])
 def test_a_bad_broker_or_timeout_is_refused_and_nothing_saved(argv, named, capsys, tmp_path,
                                                               monkeypatch):
@@ -180,3 +182,43 @@ def test_play_deals_the_expansions_given(monkeypatch, tmp_path):
     assert hosted.options.expansions == ["high_noon"]
     plain = build_parser().parse_args(["play"])
     assert play.offline_session(plain, "Rosa").table.setup.expansions == []
+
+
+@pytest.mark.parametrize(("argv", "why"), [
+    (["play", "--offline", "--rulings", "bonus"], "need high_noon in the expansions"),
+    (["simulate", "--players", "3-5", "--expansions", "high_noon", "--rulings",
+      "no_three_players"], "3 players"),
+])
+def test_rulings_that_do_not_fit_the_game_are_one_line(argv, why, capsys, tmp_path,
+                                                        monkeypatch):
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err
+
+
+def test_play_and_simulate_take_the_rulings(monkeypatch, tmp_path):
+    from client.cli import build_parser
+    from client.commands import play
+    from shared.setup import HighNoonOptions
+
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    args = build_parser().parse_args(["play", "--offline", "--expansions", "high_noon",
+                                      "--rulings", "bonus, event_limit=4,next_hidden"])
+    wanted = HighNoonOptions(bonus=True, event_limit=4, next_hidden=True)
+    assert play.offline_session(args, "Rosa").table.setup.high_noon == wanted
+    assert main(["simulate", "--games", "3", "--expansions", "high_noon", "--rulings",
+                 "bonus,event_limit=2", "--json"]) == 0
+
+
+def test_a_lan_room_carries_the_rulings_and_the_forms_bonus_choice():
+    from client.screens.create_room import RoomForm
+    from shared.setup import HighNoonOptions
+
+    form = RoomForm(name="Saloon", players=5, pool="all", timeout=0, bots=False,
+                    expansions=("high_noon",), high_noon_bonus=True,
+                    rulings=HighNoonOptions(thirst_draws_one=True))
+    assert form.high_noon() == HighNoonOptions(bonus=True, thirst_draws_one=True)
+    plain = RoomForm(name="Saloon", players=5, pool="all", timeout=0, bots=False,
+                     expansions=("high_noon",))
+    assert plain.high_noon() is None
