@@ -36,8 +36,9 @@ class Rulebook:
         `has_ability` gives this answer itself for the base game's state, without the call.)"""
         return state.players[seat].character == character
 
-    def suit_of(self, state: GameState, card: int) -> str:
-        """The suit a card counts as: for "draw!"s, Apache Kid and Black Jack."""
+    def suit_of(self, state: GameState, card: int, draw: bool = False) -> str:
+        """The suit a card counts as: for "draw!"s (`draw`: Barrel, Jail, Dynamite, Colorado
+        Bill), Apache Kid and Black Jack."""
         return SUIT[card]
 
     def draw_count(self, state: GameState, seat: int) -> int:
@@ -153,5 +154,5 @@ def has_ability(state: GameState, seat: int, character: str) -> bool:
     return rulebook(state).has_ability(state, seat, character)
 
 
-def suit_of(state: GameState, card: int) -> str:
-    return rulebook(state).suit_of(state, card)
+def suit_of(state: GameState, card: int, draw: bool = False) -> str:
+    return rulebook(state).suit_of(state, card, draw)

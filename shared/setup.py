@@ -18,6 +18,7 @@ class HighNoonOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     doctor_heals_wounded: bool = False  # 4: the fewest life points among the wounded
     thirst_draws_one: bool = False  # 5: under Thirst everyone draws exactly 1
     ghost_cards_to_vulture: bool = False  # 8: a ghost's cards go to Vulture Sam
+    suits_in_draws_only: bool = False  # 9: Blessing and Curse change only the "draw!"s
     hangover_keeps_drawbacks: bool = False  # 10: Big Spencer still may not play Missed!
     sermon_blocks_bang_as_missed: bool = False  # 11: Calamity Janet's BANG! as Missed! too
     no_three_players: bool = False  # 14: High Noon is refused at 3 players

@@ -98,7 +98,7 @@ class PlayMixin(EngineCore):
         unavoidable = False
         if has_ability(s, seat, "colorado_bill"):
             flipped = self.flip(seat, "colorado_bill")
-            unavoidable = flipped >= 0 and suit_of(s, flipped) == "spades"
+            unavoidable = flipped >= 0 and suit_of(s, flipped, draw=True) == "spades"
         needed = 2 if has_ability(s, seat, "slab_the_killer") else 1
         s.stack.append(ShotFrame(target, seat, card, seat, needed=needed, unavoidable=unavoidable))
 

@@ -23,12 +23,12 @@ DRAW_DECK = Action("draw_deck")
 
 
 def dynamite_explodes(state: GameState, card: int) -> bool:
-    return card != FLIP_NOTHING and suit_of(state, card) == "spades" \
+    return card != FLIP_NOTHING and suit_of(state, card, draw=True) == "spades" \
         and 2 <= CARDS[card].rank_value <= 9
 
 
 def is_heart(state: GameState, card: int) -> bool:
-    return card != FLIP_NOTHING and suit_of(state, card) == "hearts"
+    return card != FLIP_NOTHING and suit_of(state, card, draw=True) == "hearts"
 
 
 class TurnMixin(EngineCore):

@@ -60,8 +60,11 @@ class HighNoonRules(Rulebook):
                     and state.players[seat].character == character)
         return state.players[seat].character == character
 
-    def suit_of(self, state: GameState, card: int) -> str:
-        active = _hn(state).event_active
+    def suit_of(self, state: GameState, card: int, draw: bool = False) -> str:
+        s = _hn(state)
+        active = s.event_active
+        if s.options.suits_in_draws_only and not draw:
+            return SUIT[card]
         if active == "blessing":
             return "hearts"
         if active == "curse":

@@ -18,7 +18,7 @@ from shared.setup import Scenario, SeatRig, Setup
 
 
 class AllHearts(Rulebook):
-    def suit_of(self, state: GameState, card: int) -> str:
+    def suit_of(self, state: GameState, card: int, draw: bool = False) -> str:
         return "hearts"
 
 

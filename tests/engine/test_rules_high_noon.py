@@ -122,6 +122,17 @@ def test_blessing_black_jack_always_draws_his_extra_card() -> None:
     assert t.hand(1) == ["BANG! A♠", "Missed! 2♠", "Barrel Q♠"]
 
 
+@pytest.mark.parametrize("draws_only, extra", [(False, True), (True, False)])
+def test_blessing_option_only_the_draws_change_suit(draws_only: bool, extra: bool) -> None:
+    t = Table([None, "black_jack", None, None], event_active="blessing",
+              deck=["BANG! A♠", "Missed! 2♠", "Barrel Q♠"], turn=1, start="start",
+              high_noon=HighNoonOptions(suits_in_draws_only=draws_only))
+    assert ("Barrel Q♠" in t.hand(1)) is extra
+    t = Table(4, event_active="blessing", in_play={1: ["Jail 10♠"]}, deck=["Missed! 3♠"],
+              turn=1, start="start", high_noon=HighNoonOptions(suits_in_draws_only=draws_only))
+    assert t.find("jail_escape", t.events)  # a "draw!": a Heart either way
+
+
 def test_curse_every_card_is_a_spade() -> None:
     t = Table(4, event_active="curse", hands={0: ["BANG! A♠"]}, in_play={1: ["Barrel Q♠"]},
               deck=["Beer 6♥"])
