@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from server.store_tables import Tables
+from server.store_tables import StoreUnavailable, Tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -42,10 +42,17 @@ class SqliteTables(Tables):
     ROOMS = "SELECT id, record FROM rooms ORDER BY rowid"
 
     def __init__(self, path: Path | str) -> None:
-        if str(path) != ":memory:":
-            _private_file(Path(path))
         self.where = str(path)
-        self.db = sqlite3.connect(str(path), isolation_level=None)
+        try:
+            if self.where != ":memory:":
+                _private_file(Path(path))
+            self.db = sqlite3.connect(self.where, isolation_level=None)
+            self._set_up()
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnavailable(f"cannot open the SQLite file {path}: {exc}") from None
+
+    def _set_up(self) -> None:
+        """WAL with a durable commit; the tables, and a column older files lack."""
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
