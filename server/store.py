@@ -103,8 +103,8 @@ class Store:
                     action: Action, timed_out: bool = False) -> None:
         """Store action number `n` of the room's game together with the room record.
         `timed_out`: the default the host applied when the seat's time ran out."""
-        self.tables.add_action(room.id, n, seat, decision, _enc.encode(action), timed_out)
-        self.save_room(room)
+        self.tables.add_action(room.id, n, seat, decision, _enc.encode(action), timed_out,
+                               _enc.encode(room.record))
 
     def action_count(self, room_id: str) -> int:
         return self.tables.action_count(room_id)

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from server.store_tables import StoreUnavailable, Tables
+from server.store_tables import ADD_ACTION, PUT_ROOM, StoreUnavailable, Tables
 
 # SQLite's schema with PostgreSQL's types (BIGINT: counters are microseconds since the epoch),
 # and `ordinal` for the creation order that SQLite keeps in its rowid.
@@ -55,6 +55,12 @@ class PostgresTables(Tables):
             self.db.close()
             raise StoreUnavailable(f"cannot create the tables in {self.where}: "
                                    f"{_reason(exc)}") from None
+
+    def add_action(self, room_id: str, n: int, seat: int, decision: int | None, action: bytes,
+                   timed_out: bool, record: bytes) -> None:
+        # Both rows in one statement: one round trip to the server instead of two.
+        self._write(f"WITH action AS ({ADD_ACTION}) {PUT_ROOM}",
+                    (room_id, n, seat, decision, action, int(timed_out), room_id, record))
 
     def _run(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
         # The shared statements use SQLite's `?`; none of them has a `?` or `%` of its own.

@@ -14,6 +14,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+# An upsert keeps the row, and with it the room's place in the creation order.
+PUT_ROOM = ("INSERT INTO rooms (id, record) VALUES (?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET record = excluded.record")
+ADD_ACTION = ("INSERT INTO actions (room, n, seat, decision, action, timed_out) "
+              "VALUES (?, ?, ?, ?, ?, ?)")
+
 #: (n, seat, decision, action, timed_out) of one stored action.
 ActionRow = tuple[int, int, int | None, bytes, int]
 
@@ -101,16 +107,14 @@ class Tables(ABC):
                     "DO UPDATE SET pub = excluded.pub, ctr = excluded.ctr", (cid, pub, ctr))
 
     def put_room(self, room_id: str, record: bytes) -> None:
-        # An upsert keeps the row, and with it the room's place in the creation order.
-        self._write("INSERT INTO rooms (id, record) VALUES (?, ?) "
-                    "ON CONFLICT (id) DO UPDATE SET record = excluded.record", (room_id, record))
+        self._write(PUT_ROOM, (room_id, record))
 
     def add_action(self, room_id: str, n: int, seat: int, decision: int | None, action: bytes,
-                   timed_out: bool) -> None:
-        """A second write of the same (room, n) fails: the primary key."""
-        self._write("INSERT INTO actions (room, n, seat, decision, action, timed_out) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (room_id, n, seat, decision, action, int(timed_out)))
+                   timed_out: bool, record: bytes) -> None:
+        """Action `n` of the room's game, and the room's record as it is after it. A second
+        write of the same (room, n) fails: the primary key."""
+        self._write(ADD_ACTION, (room_id, n, seat, decision, action, int(timed_out)))
+        self.put_room(room_id, record)
 
     def action_count(self, room_id: str) -> int:
         return int(self._run("SELECT COUNT(*) FROM actions WHERE room=?", (room_id,))[0][0])
