@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from netkit import MOSQUITTO, MosquittoProcess, free_port, seat_table, step, synced
+from pgcluster import PASSWORD
 
 from client.net import Status, TableUpdate
 from server.store import open_store
@@ -111,3 +112,6 @@ async def test_kill_9_and_restart_loses_nothing(broker: str, backend: str, tmp_p
     assert restored.record.seq == final.seq
     assert problems(restored.state) == []
     assert encode_state(restored.state)  # replays to the end without error
+    if backend == "postgresql":
+        logged = log.read_text()
+        assert "data in PostgreSQL database t_" in logged and PASSWORD not in logged
