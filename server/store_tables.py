@@ -91,7 +91,7 @@ class Tables(ABC):
 
     def meta(self, key: str) -> bytes | None:
         rows = self._run("SELECT value FROM meta WHERE key=?", (key,))
-        return bytes(rows[0][0]) if rows else None
+        return rows[0][0] if rows else None
 
     def add_meta(self, key: str, value: bytes) -> None:
         """Store `value` unless the key has one already."""
@@ -100,7 +100,7 @@ class Tables(ABC):
 
     def client(self, cid: str) -> tuple[bytes, int] | None:
         rows = self._run("SELECT pub, ctr FROM clients WHERE cid=?", (cid,))
-        return (bytes(rows[0][0]), rows[0][1]) if rows else None
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def put_client(self, cid: str, pub: bytes, ctr: int) -> None:
         self._write("INSERT INTO clients (cid, pub, ctr) VALUES (?, ?, ?) ON CONFLICT (cid) "
@@ -120,11 +120,11 @@ class Tables(ABC):
         return int(self._run("SELECT COUNT(*) FROM actions WHERE room=?", (room_id,))[0][0])
 
     def rooms(self) -> list[tuple[str, bytes]]:
-        return [(room_id, bytes(record)) for room_id, record in self._run(self.ROOMS)]
+        return self._run(self.ROOMS)
 
     def room(self, room_id: str) -> bytes | None:
         rows = self._run("SELECT record FROM rooms WHERE id=?", (room_id,))
-        return bytes(rows[0][0]) if rows else None
+        return rows[0][0] if rows else None
 
     def actions(self, room_id: str) -> list[ActionRow]:
         """The room's actions in order."""
