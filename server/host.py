@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from server.chat import Speaker, TableTalk
 from server.clients import Clients, Lru
 from server.ratelimit import LogBudget, RateLimiter
 from server.rooms import Room, RoomError, new_room_id
-from server.store import Store
+from server.store import Store, StoreError
 from server.timers import DecisionTimers
 from shared import chat, crypto
 from shared import protocol as p
@@ -210,7 +209,7 @@ class Host:
         self._flush_soon = False
         try:
             self.store.commit()
-        except sqlite3.Error:
+        except StoreError:
             log.exception("could not commit; the last requests are dropped and rolled back")
             self.store.rollback()
             self._staged.clear()
@@ -539,7 +538,7 @@ class Host:
         room.record.deadline = self._deadline(room)
         try:
             self.store.save_action(room, state.actions - 1, seat, decision, action, timed_out)
-        except sqlite3.Error:
+        except StoreError:
             log.exception("room %s: could not store an action; rolling back by replay", room.id)
             self._reload(room)
             raise RoomError("storage", "the host could not store that action") from None

@@ -13,7 +13,7 @@ import platformdirs
 from server.broker import EmbeddedBroker, PortInUse, lan_address
 from server.connection import serve
 from server.host import Host
-from server.store import ReplayError, Store
+from server.store import ReplayError, open_store
 from shared import protocol as p
 
 log = logging.getLogger("bang.host")
@@ -38,22 +38,24 @@ def public_url(address: p.BrokerAddress) -> str:
     return f"{'mqtts' if address.tls else 'mqtt'}://{address.host}:{address.port}"
 
 
-async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
+async def run_host(broker_url: str | None, port: int, lan: bool, store_spec: Path | str,
                    bot_delay: float = 0.5, ready: asyncio.Event | None = None,
                    keep_days: float = 30.0, bot_talk: bool = False) -> int:
-    """Run until SIGINT/SIGTERM. Returns a process exit code."""
+    """Run until SIGINT/SIGTERM. Returns a process exit code. `store_spec`: a SQLite file or
+    a postgresql:// URL; `StoreUnavailable` when it cannot be opened, before anything starts."""
     # First of all: a Ctrl-C while the broker starts must stop the host, not be lost.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    store = open_store(store_spec)
     try:
-        store = Store(data)
         host = Host(store, bot_delay=bot_delay, keep_days=keep_days, bot_talk=bot_talk)
     except ReplayError as exc:
-        log.error("cannot restore the saved games in %s: %s", data, exc)
+        log.error("cannot restore the saved games in %s: %s", store.where, exc)
+        store.close()
         return 1
-    log.info("data in %s; %d room(s) restored", data, len(host.rooms))
+    log.info("data in %s; %d room(s) restored", store.where, len(host.rooms))
     log.info("host fingerprint %s", host.keys.fingerprint)
     embedded: EmbeddedBroker | None = None
     if broker_url is None:
@@ -79,5 +81,5 @@ async def run_host(broker_url: str | None, port: int, lan: bool, data: Path,
         store.close()
         if embedded is not None:
             await embedded.stop()
-        log.info("host stopped; everything is saved in %s", data)
+        log.info("host stopped; everything is saved in %s", store.where)
     return 0

@@ -12,9 +12,15 @@ from client.commands.common import broker_url, delay_seconds, port_number
 EXAMPLES = """examples:
   bang host                                  embedded broker on 127.0.0.1:1883
   bang host --lan --port 1884                embedded broker reachable from the LAN
-  bang host --broker mqtt://user:pw@broker.example:1883 --data ~/bang.sqlite3
+  bang host --broker mqtt://user:pw@broker.example:1883 --store ~/bang.sqlite3
+  bang host --store postgresql://bang:pw@db.example/bang   rooms and games in PostgreSQL
   bang host --export k3v9x2ab > game.json     a room's game, for `bang replay` and bug reports
 """
+
+
+def store_spec(text: str) -> Path | str:
+    """`--store`: a URL stays as it is (`open_store` checks it); anything else is a path."""
+    return text if "://" in text else Path(text)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,12 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="embedded broker on all interfaces instead of 127.0.0.1")
     parser.add_argument("--port", type=port_number, default=1883,
                         help="embedded broker port (default 1883)")
-    parser.add_argument("--data", type=Path, metavar="PATH",
-                        help="SQLite file for rooms and games (default: user data dir)")
+    parser.add_argument("--store", "--data", dest="store", type=store_spec, metavar="PATH|URL",
+                        help="where rooms and games are kept: a SQLite file (default: in the "
+                        "user data dir) or postgresql://user:pw@host[:port]/database")
     parser.add_argument("--bot-delay", type=delay_seconds, default=0.5, metavar="SECONDS",
                         help="pause before each bot move (default 0.5)")
     parser.add_argument("--keep-days", type=float, default=30.0, metavar="DAYS",
-                        help="delete finished games from the data file after this many days "
+                        help="delete finished games from the store after this many days "
                         "(default 30; 0 keeps them forever)")
     parser.add_argument("--bot-chat", action="store_true",
                         help="bots say a quick phrase now and then at the table (\"Ouch!\", "
@@ -48,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server.main import default_data_path, run_host, setup_logging
+    from server.store import StoreUnavailable
 
     if args.broker and (args.lan or args.port != 1883):
         print("bang host: --lan and --port are for the embedded broker; not with --broker",
@@ -56,22 +64,27 @@ def run(args: argparse.Namespace) -> int:
     if args.keep_days < 0:
         print("bang host: --keep-days must be 0 (forever) or more", file=sys.stderr)
         return 2
-    if args.export:
-        return export(args.data or default_data_path(), args.export)
-    setup_logging(args.verbose)
-    return asyncio.run(run_host(args.broker, args.port, args.lan,
-                                args.data or default_data_path(), bot_delay=args.bot_delay,
-                                keep_days=args.keep_days, bot_talk=args.bot_chat))
+    spec = args.store or default_data_path()
+    try:
+        if args.export:
+            return export(spec, args.export)
+        setup_logging(args.verbose)
+        return asyncio.run(run_host(args.broker, args.port, args.lan, spec,
+                                    bot_delay=args.bot_delay, keep_days=args.keep_days,
+                                    bot_talk=args.bot_chat))
+    except StoreUnavailable as exc:
+        print(f"bang host: {exc}", file=sys.stderr)
+        return 2
 
 
-def export(data: Path, room: str) -> int:
-    from server.store import Store
+def export(spec: Path | str, room: str) -> int:
+    from server.store import open_store
     from shared.record import dump_record
 
-    if not data.exists():
-        print(f"bang host: no data file at {data}", file=sys.stderr)
+    if isinstance(spec, Path) and not spec.exists():
+        print(f"bang host: no data file at {spec}", file=sys.stderr)
         return 1
-    store = Store(data)
+    store = open_store(spec)
     try:
         record = store.game_record(room)
     except KeyError as exc:

@@ -1,10 +1,10 @@
 """A host process killed with SIGKILL mid-game and started again loses nothing: every room
-comes back by replay, clients reconnect and reclaim their seats, the game carries on."""
+comes back by replay, clients reconnect and reclaim their seats, the game carries on. With the
+store in SQLite, and in PostgreSQL (`--store postgresql://…`)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 from netkit import MOSQUITTO, MosquittoProcess, free_port, seat_table, step, synced
+from pgcluster import PASSWORD
 
 from client.net import Status, TableUpdate
-from server.store import Store
+from server.store import open_store
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
@@ -29,16 +30,20 @@ async def eventually(condition, timeout: float = 15.0) -> None:
             await asyncio.sleep(0.05)
 
 
-def start_host(args: list[str], data: Path, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "client.cli", "host", "--data", str(data),
+def start_host(args: list[str], store: str, log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "client.cli", "host", "--store", store,
                "--bot-delay", "0", *args]
     with log.open("ab") as sink:
         return subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=sink)
 
 
-@pytest.mark.parametrize("broker", ["mosquitto", "amqtt"])
-async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> None:
-    data, log = tmp_path / "host.sqlite3", tmp_path / "host.log"
+@pytest.mark.parametrize(("broker", "backend"), [
+    ("mosquitto", "sqlite"), ("amqtt", "sqlite"), ("mosquitto", "postgresql")])
+async def test_kill_9_and_restart_loses_nothing(broker: str, backend: str, tmp_path: Path,
+                                                request: pytest.FixtureRequest) -> None:
+    log = tmp_path / "host.log"
+    data = request.getfixturevalue("pg_url") if backend == "postgresql" \
+        else str(tmp_path / "host.sqlite3")
     mosquitto = None
     if broker == "mosquitto":
         if MOSQUITTO is None:
@@ -100,11 +105,13 @@ async def test_kill_9_and_restart_loses_nothing(broker: str, tmp_path: Path) -> 
             host.wait()
         if mosquitto is not None:
             mosquitto.stop()
-    store = Store(data)
+    store = open_store(data)
     restored = {r.id: r for r in store.load_rooms(keep_finished=100)}[room]
     store.close()
     assert restored.state.winner == final.view.winner is not None
     assert restored.record.seq == final.seq
     assert problems(restored.state) == []
     assert encode_state(restored.state)  # replays to the end without error
-    assert os.path.getsize(data) > 0
+    if backend == "postgresql":
+        logged = log.read_text()
+        assert "data in PostgreSQL database t_" in logged and PASSWORD not in logged

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import msgspec
+import pytest
 from hostkit import WireClient, raw_of
 from test_server_host import play_one, start, table
 
@@ -154,8 +155,9 @@ async def test_a_stranger_asking_again_and_again_is_refused_and_nobody_else(host
     play_one(host, clients, room)  # the host goes on
 
 
+@pytest.mark.both_backends
 async def test_time_up_is_in_the_history_and_a_restart_keeps_it(
-        host: Host, store: Store, tmp_path: Path) -> None:
+        host: Host, store: Store, reopen) -> None:
     """The engine's events as the record replays them, and the host's `time_up` in its place:
     before the events of the default it applied."""
     clients, room = table(host, turn_timeout=30)
@@ -172,7 +174,7 @@ async def test_time_up_is_in_the_history_and_a_restart_keeps_it(
         [redact(e, 0) for e in recorded(host, room)]
     host.flush()
     store.close()
-    again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
+    again = Host(reopen(), bot_delay=0.0)
     clients[0].move_to(again)
     _, after = whole(clients[0], room)
     assert after == before

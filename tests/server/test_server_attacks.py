@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sqlite3
 import statistics
 import time
 import types
@@ -24,6 +23,7 @@ import server.host as host_module
 from server import legacy
 from server.host import Host, Outgoing
 from server.ratelimit import RateLimiter
+from server.store import StoreError
 from shared import crypto
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
@@ -181,7 +181,7 @@ async def test_nothing_is_published_before_the_commit_and_a_failed_commit_publis
     def commit_fails_once() -> None:
         calls.append(1)
         if len(calls) == 1:
-            raise sqlite3.OperationalError("disk I/O error (injected)")
+            raise StoreError("disk I/O error (injected)")
         real_commit()
 
     monkeypatch.setattr(host.store, "commit", commit_fails_once)
@@ -263,7 +263,7 @@ async def test_a_failed_commit_is_rolled_back_in_the_bots_memory_too(
     def commit_fails_once() -> None:
         calls.append(1)
         if len(calls) == 1:
-            raise sqlite3.OperationalError("disk I/O error (injected)")
+            raise StoreError("disk I/O error (injected)")
         real_commit()
 
     heard = [len(bot.seen) for bot in RecorderBot.made]

@@ -9,7 +9,7 @@ import pytest
 from hostkit import WireClient, public_of, raw_of
 
 from server.host import Host
-from server.store import Store
+from server.store import Store, StoreError
 from shared import protocol as p
 from shared.bots.random_bot import RandomBot
 from shared.invariants import problems
@@ -207,7 +207,8 @@ async def test_decision_timeout_applies_the_default(host: Host) -> None:
     assert all(e.kind != "time_up" for u in clients[0].updates for e in u.events[1:])
 
 
-async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, tmp_path) -> None:
+@pytest.mark.both_backends
+async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, reopen) -> None:
     clients, room = table(host)
     start(clients, room)
     for _ in range(40):
@@ -219,7 +220,7 @@ async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, t
               for rid, r in host.rooms.items() if rid != abandoned}
     host.flush()
     store.close()
-    again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
+    again = Host(reopen(), bot_delay=0.0)
     after = {rid: (r.record, encode_state(r.state) if r.state else None)
              for rid, r in again.rooms.items()}
     assert after == before
@@ -263,10 +264,9 @@ async def test_reclaim_returns_the_same_seat(host: Host, seats: int) -> None:
     assert snapshot.seat == 1 and snapshot.view == view(host.rooms[room].state, 1)
 
 
+@pytest.mark.both_backends
 async def test_a_storage_failure_mid_action_rolls_back_by_replay(
         host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sqlite3
-
     clients, room = table(host)
     start(clients, room)
     for _ in range(5):
@@ -274,7 +274,7 @@ async def test_a_storage_failure_mid_action_rolls_back_by_replay(
     before = encode_state(host.rooms[room].state)
 
     def broken_save(*args, **kwargs):
-        raise sqlite3.OperationalError("disk I/O error (injected)")
+        raise StoreError("disk I/O error (injected)")
 
     monkeypatch.setattr(host.store, "save_action", broken_save)
     decision = host.rooms[room].state.pending
@@ -333,6 +333,7 @@ async def test_export_gives_a_record_that_replays_to_the_same_game(
     assert export(tmp_path / "missing.sqlite3", room) == 1
 
 
+@pytest.mark.both_backends
 async def test_a_room_everyone_left_before_the_start_is_closed(host: Host, store: Store) -> None:
     clients, room = table(host, players=3)
     for client in clients[:2]:
@@ -348,6 +349,7 @@ async def test_a_room_everyone_left_before_the_start_is_closed(host: Host, store
     assert clients[0].reply(p.Join(room=room, name="P0")).code == "no_room"
 
 
+@pytest.mark.both_backends
 async def test_only_recent_finished_games_are_replayed_at_start(host: Host, store: Store) -> None:
     finished = []
     for _ in range(3):
@@ -384,7 +386,7 @@ async def test_bots_rebuilt_after_a_restart_play_on_exactly_as_before(
     host.flush()  # (what a bot just did is committed a moment later)
     copy = tmp_path / "copy.sqlite3"
     with sqlite3.connect(copy) as target:
-        store.db.backup(target)
+        store.tables.db.backup(target)
     paused_at = state.actions
     host.announce()  # resume the original
     while host.rooms[room].status != "over":
@@ -445,8 +447,9 @@ async def test_bots_are_told_every_event_once_in_order(
     assert sorted(expected.index(bot.seen) for bot in RecorderBot.made) == [0, 1, 2]
 
 
+@pytest.mark.both_backends
 async def test_a_restart_gives_a_decision_the_time_it_had_left(host: Host, store: Store,
-                                                                tmp_path) -> None:
+                                                                reopen) -> None:
     import time
 
     clients, room = table(host, turn_timeout=60)
@@ -459,7 +462,7 @@ async def test_a_restart_gives_a_decision_the_time_it_had_left(host: Host, store
     store.save_room(host.rooms[room])
     host.flush()
     store.close()
-    again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
+    again = Host(reopen(), bot_delay=0.0)
     again.announce()
     assert again.timers.remaining(room) is not None and again.timers.remaining(room) <= 5
     again.timers.cancel_all()

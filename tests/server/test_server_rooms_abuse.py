@@ -68,14 +68,15 @@ async def test_the_creator_may_kick_before_the_start(host: Host) -> None:
     assert ann.reply(p.Kick(room=room, seat=1)).code == "started"
 
 
+@pytest.mark.both_backends
 async def test_waiting_rooms_nobody_is_ready_in_do_not_survive_a_restart(
-        host: Host, store: Store, tmp_path) -> None:
+        host: Host, store: Store, reopen) -> None:
     ann = WireClient(host)
     room = create(ann).room.id
     ann.reply(p.Join(room=room, name="Ann"))
     host.flush()
     store.close()
-    again = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0)
+    again = Host(reopen(), bot_delay=0.0)
     assert room not in again.rooms
     assert again.store.load_rooms(keep_finished=10) == []
     again.store.close()
@@ -126,8 +127,9 @@ async def test_one_key_may_not_hold_more_than_its_share(host: Host) -> None:
     assert answers[-1].code == "too_many_rooms"
 
 
+@pytest.mark.both_backends
 async def test_finished_games_are_pruned_after_keep_days(host: Host, store: Store,
-                                                         tmp_path) -> None:
+                                                         reopen) -> None:
     import asyncio
 
     ann = WireClient(host)
@@ -140,13 +142,13 @@ async def test_finished_games_are_pruned_after_keep_days(host: Host, store: Stor
     host.flush()
     assert store.game_record(room) is not None
     store.close()
-    kept = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=1)
+    kept = Host(reopen(), bot_delay=0.0, keep_days=1)
     assert kept.store.game_record(room) is not None  # younger than a day
     kept.store.close()
-    forever = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=0)
+    forever = Host(reopen(), bot_delay=0.0, keep_days=0)
     assert forever.store.game_record(room) is not None  # 0: kept forever
     forever.store.close()
-    pruned = Host(Store(tmp_path / "host.sqlite3"), bot_delay=0.0, keep_days=-1)
+    pruned = Host(reopen(), bot_delay=0.0, keep_days=-1)
     with pytest.raises(KeyError):
         pruned.store.game_record(room)
     pruned.store.close()
