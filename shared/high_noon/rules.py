@@ -235,7 +235,8 @@ class HighNoonRules(Rulebook):
             return None
         seat = frame.seats[0]
         if frame.kind == "new_identity":
-            return game.ask(seat, "new_identity", [SWITCH, KEEP_IDENTITY], KEEP_IDENTITY)
+            # Keeping comes first: a stray Enter on the first choice changes nothing.
+            return game.ask(seat, "new_identity", [KEEP_IDENTITY, SWITCH], KEEP_IDENTITY)
         if frame.kind == "name_suit":
             held = Counter(SUIT[c] for c in s.players[seat].hand)
             most = max(SUITS, key=lambda suit: (held[suit], -SUITS.index(suit)))
