@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from server.store_tables import ADD_ACTION, PUT_ROOM, StoreUnavailable, Tables
+from server.store_tables import ADD_ACTION, CLUSTER_SCHEMA, PUT_ROOM, StoreUnavailable, Tables
 
 # SQLite's schema with PostgreSQL's types (BIGINT: counters are microseconds since the epoch),
 # and `ordinal` for the creation order that SQLite keeps in its rowid.
@@ -50,7 +50,7 @@ class PostgresTables(Tables):
             raise StoreUnavailable(f"cannot reach PostgreSQL at {server}: {_reason(exc)}") \
                 from None
         try:
-            self.db.execute(SCHEMA)
+            self.db.execute(SCHEMA + CLUSTER_SCHEMA)
         except psycopg.Error as exc:
             self.db.close()
             raise StoreUnavailable(f"cannot create the tables in {self.where}: "
