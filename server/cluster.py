@@ -86,12 +86,17 @@ class Cluster:
     def forward_topic(self, host_id: str | None = None) -> str:
         return f"{p.ROOT}/hosts/{self.group}/{host_id or self.host_id}"
 
+    @property
+    def gone_topic(self) -> str:
+        """Where a host's will says it is gone (the broker publishes it when its link dies)."""
+        return f"{p.ROOT}/hosts/{self.group}/gone"
+
     def filters(self) -> list[str]:
         """What a host of the cluster subscribes to: the clients' inboxes and the discovery
-        requests shared with the other hosts, its own forward topic, and the lobby (to list
-        the rooms the other hosts run)."""
+        requests shared with the other hosts, its own forward topic, the other hosts' wills,
+        and the lobby (to list the rooms the other hosts run)."""
         shared = [f"$share/{self.group}/{topic}" for topic in (p.INBOX_FILTER, p.DISCOVER_FILTER)]
-        return [*shared, self.forward_topic(), p.LOBBY_FILTER]
+        return [*shared, self.forward_topic(), self.gone_topic, p.LOBBY_FILTER]
 
     def lease_until(self) -> int:
         return now_ms() + int(LEASE * 1000)
@@ -109,6 +114,23 @@ def forward(topic: str, payload: bytes, hops: int) -> bytes:
 def note(keys: crypto.HostKeys, message: Note) -> bytes:
     body = _enc.encode(message)
     return _enc.encode(Forward(note=crypto.sign(keys, body) + body))
+
+
+def gone(keys: crypto.HostKeys, host_id: str) -> bytes:
+    """A host's will: its id, signed (a replayed old will names a host long gone)."""
+    body = f"gone|{host_id}".encode()
+    return crypto.sign(keys, body) + body
+
+
+def read_gone(keys: crypto.HostKeys, payload: bytes) -> str | None:
+    """The id of the host whose will this is, if a host of the cluster signed it."""
+    signature, body = payload[:64], payload[64:]
+    try:
+        crypto.verify(keys.sign_public, signature, body)
+    except crypto.CryptoError:
+        return None
+    kind, _, host_id = body.decode(errors="replace").partition("|")
+    return host_id if kind == "gone" and host_id else None
 
 
 def read_forward(payload: bytes) -> Forward | None:

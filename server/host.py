@@ -143,6 +143,18 @@ class Host:
                 self._schedule(room)
         self.flush()
 
+    def subscriptions(self) -> list[str]:
+        """The topics this host takes requests from."""
+        return [p.INBOX_FILTER, p.DISCOVER_FILTER, legacy.INBOX_FILTER]
+
+    def will(self) -> tuple[str, bytes] | None:
+        """What the broker says for this host if its link dies (nothing, alone)."""
+        return None
+
+    def chores(self) -> list[tuple[float, Callable[[], None]]]:
+        """What the host does on its own, and every how many seconds."""
+        return [(TICK, self.tick)]
+
     def publish_hello(self) -> None:
         """The signed host announce, retained; re-published every HELLO_EVERY seconds so a
         cleared or forged retained message costs nothing."""

@@ -124,6 +124,10 @@ class Store:
     def release(self, room_id: str, host: str) -> None:
         self.tables.release(room_id, host)
 
+    def expire(self, host: str) -> None:
+        """The leases of `host` run out now: its rooms go to whichever host claims them."""
+        self.tables.expire(host)
+
     def owner(self, room_id: str, now: int) -> str | None:
         """The host holding the room's lease at `now`, if any."""
         return self.tables.owner(room_id, now)

@@ -139,6 +139,10 @@ class Tables(ABC):
         return {row[0] for row in self._write(
             "UPDATE leases SET until = ? WHERE host = ? RETURNING room", (until, host))}
 
+    def expire(self, host: str) -> None:
+        """Every lease of `host` runs out now (it stopped, or its link died)."""
+        self._write("UPDATE leases SET until = 0 WHERE host = ?", (host,))
+
     def release(self, room_id: str, host: str) -> None:
         self._write("DELETE FROM leases WHERE room = ? AND host = ?", (room_id, host))
 
