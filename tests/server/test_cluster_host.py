@@ -1,0 +1,87 @@
+"""Two hosts of one cluster in one process, sharing a store (no broker: what one host sends
+another is handed over by the test, as the broker would). Replays, forwarding, and the notes
+and wills between hosts, on both backends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hostkit import Bus, WireClient
+
+from server import cluster as c
+from server.cluster_host import ClusterHost
+from server.store import Store
+from shared import crypto
+from shared import protocol as p
+
+pytestmark = pytest.mark.both_backends
+
+
+@pytest.fixture
+async def pair(store: Store, reopen: Callable[[], Store]) -> list[ClusterHost]:
+    first = ClusterHost(store, c.Cluster("g"), bot_delay=0.0)
+    second = ClusterHost(reopen(), c.Cluster("g"), bot_delay=0.0)
+    return [first, second]
+
+
+def deliver(sender: ClusterHost, to: ClusterHost) -> int:
+    """Hand `to` what `sender` published on its forward topic (and wills): how many."""
+    topic = to.cluster.forward_topic()
+    published = [item for item in Bus.of(sender).pump() if item.topic == topic]
+    for item in published:
+        to.handle(item.topic, item.payload)
+    Bus.of(sender).published = [i for i in Bus.of(sender).published if i.topic != topic]
+    return len(published)
+
+
+async def test_a_request_replayed_to_the_other_host_is_refused(pair) -> None:
+    first, second = pair
+    ann = WireClient(first)
+    envelope = ann.envelope(p.Ping())
+    ann.send_raw(envelope)
+    ann.move_to(second)
+    answer = ann.send_raw(envelope)  # the same bytes, through the other host
+    assert any(isinstance(m, p.Error) and m.code == "replay" for m in answer), answer
+
+
+async def test_a_request_for_the_other_hosts_room_is_forwarded_and_answered_there(pair) -> None:
+    first, second = pair
+    ann = WireClient(first)
+    made = ann.reply(p.CreateRoom(name="Saloon"))
+    assert isinstance(made, p.Ok) and made.room is not None
+    bob = WireClient(second)
+    assert bob.send(p.Join(room=made.room.id, name="Bob")) == []  # not answered here
+    bob.move_to(first)  # (it reads the answer there: the broker would bring it)
+    assert deliver(second, first) == 1
+    assert any(isinstance(m, p.Ok) and m.seat == 0 for m in bob.inbox())
+    assert second.store.seats_of(bob.cid) == [(made.room.id, 0)]
+
+
+async def test_a_gone_hosts_rooms_are_taken_over_with_the_request_in_flight(pair) -> None:
+    first, second = pair
+    ann = WireClient(first)
+    room = ann.reply(p.CreateRoom(name="Saloon")).room.id
+    bob = WireClient(second)
+    bob.send(p.Join(room=room, name="Bob"))  # forwarded to `first`, which dies now
+    assert room not in second.rooms
+    second.handle(second.cluster.gone_topic, c.gone(first.keys, first.cluster.host_id))
+    assert room in second.rooms
+    got = bob.inbox()
+    assert any(isinstance(m, p.Ok) and m.seat == 0 for m in got), got
+
+
+async def test_a_forged_will_or_note_changes_nothing(pair) -> None:
+    first, second = pair
+    ann = WireClient(first)
+    room = ann.reply(p.CreateRoom(name="Saloon")).room.id
+    ann.reply(p.Join(room=room, name="Ann"))
+    unsigned = b"\0" * 64 + f"gone|{first.cluster.host_id}".encode()
+    second.handle(second.cluster.gone_topic, unsigned)
+    forged = c.Note(cid=ann.cid, rooms=[room], online=False, at=c.now_ms())
+    first.handle(first.cluster.forward_topic(), c.note(crypto.HostKeys.generate(), forged))
+    assert room in first.rooms and room not in second.rooms
+    assert ann.cid in first.rooms[room].online
+    # The same note signed by the cluster's key is believed: the player went away.
+    first.handle(first.cluster.forward_topic(), c.note(first.keys, forged))
+    assert ann.cid not in first.rooms[room].online
