@@ -55,12 +55,15 @@ class Forward(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class Note(msgspec.Struct, forbid_unknown_fields=True):
     """A client's presence, for the host running `rooms`: `online` after a request reached
-    another host (a snapshot of each room goes to it too), not after its `bye` or will."""
+    another host (a snapshot of each room goes to it too), not after its `bye` or will. To
+    every host (`everyone_topic`), `will`: the counter of the will the client registered
+    with its hello, which may reach any host when its link dies."""
 
     cid: str
     rooms: list[str]
     online: bool
     at: int  # ms since the epoch: a note older than LEASE is ignored
+    will: int | None = None
 
 
 def group_name(text: str) -> str:
@@ -91,12 +94,18 @@ class Cluster:
         """Where a host's will says it is gone (the broker publishes it when its link dies)."""
         return f"{p.ROOT}/hosts/{self.group}/gone"
 
+    @property
+    def everyone_topic(self) -> str:
+        """Notes for every host of the cluster."""
+        return f"{p.ROOT}/hosts/{self.group}/all"
+
     def filters(self) -> list[str]:
         """What a host of the cluster subscribes to: the clients' inboxes and the discovery
         requests shared with the other hosts, its own forward topic, the other hosts' wills,
         and the lobby (to list the rooms the other hosts run)."""
         shared = [f"$share/{self.group}/{topic}" for topic in (p.INBOX_FILTER, p.DISCOVER_FILTER)]
-        return [*shared, self.forward_topic(), self.gone_topic, p.LOBBY_FILTER]
+        return [*shared, self.forward_topic(), self.gone_topic, self.everyone_topic,
+                p.LOBBY_FILTER]
 
     def lease_until(self) -> int:
         return now_ms() + int(LEASE * 1000)

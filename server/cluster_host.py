@@ -143,7 +143,7 @@ class ClusterHost(Host):
     # --- inbound ---------------------------------------------------------------------------
 
     def handle(self, topic: str, payload: bytes) -> None:
-        if topic == self.cluster.forward_topic():
+        if topic in (self.cluster.forward_topic(), self.cluster.everyone_topic):
             self._forwarded(payload)
         elif topic == self.cluster.gone_topic:
             host_id = c.read_gone(self.keys, payload)
@@ -190,8 +190,10 @@ class ClusterHost(Host):
     # --- clients whose rooms other hosts run -------------------------------------------------
 
     def _greet(self, cid: str, ref: int, will: int | None) -> None:
-        if will is not None:
+        if will is not None:  # its will may reach any host: every host learns of it
             self.wills.put(cid, will)
+            self._queue(self.cluster.everyone_topic, c.note(self.keys, c.Note(
+                cid=cid, rooms=[], online=True, at=c.now_ms(), will=will)))
         seats = [p.SeatRef(room=room, seat=seat) for room, seat in self.store.seats_of(cid)]
         self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
         elsewhere: dict[str, list[str]] = {}
@@ -224,7 +226,9 @@ class ClusterHost(Host):
 
     def _noted(self, note: c.Note) -> None:
         """Another host greeted the client (a snapshot of each of its rooms here goes to it),
-        or heard it leave."""
+        or heard it leave; or the client registered a will there."""
+        if note.will is not None:
+            self.wills.put(note.cid, note.will)
         for room_id in note.rooms:
             room = self.rooms.get(room_id)
             if room is None or room.seat_of(note.cid) is None:

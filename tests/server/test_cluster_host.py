@@ -85,3 +85,28 @@ async def test_a_forged_will_or_note_changes_nothing(pair) -> None:
     # The same note signed by the cluster's key is believed: the player went away.
     first.handle(first.cluster.forward_topic(), c.note(first.keys, forged))
     assert ann.cid not in first.rooms[room].online
+
+
+def deliver_to_all(sender: ClusterHost, hosts: list[ClusterHost]) -> None:
+    """Hand every host what `sender` published for every host."""
+    for item in Bus.of(sender).pump():
+        if item.topic == sender.cluster.everyone_topic:
+            for host in hosts:
+                host.handle(item.topic, item.payload)
+
+
+async def test_a_will_registered_at_one_host_counts_at_the_other(pair) -> None:
+    """The player greeted `first` (its room is there); its MQTT will reaches `second`: the
+    seat goes offline at `first` all the same."""
+    first, second = pair
+    ann = WireClient(first)
+    room = ann.reply(p.CreateRoom(name="Saloon")).room.id
+    ann.reply(p.Join(room=room, name="Ann"))
+    will = ann.envelope(p.Bye())
+    assert isinstance(ann.reply(p.Hello(will=ann.ctr)), p.Welcome)
+    deliver_to_all(first, [second])
+    assert ann.cid in first.rooms[room].online
+    ann.move_to(second)
+    ann.send_raw(will)
+    assert deliver(second, first) == 1  # the note: ann has gone
+    assert ann.cid not in first.rooms[room].online
