@@ -179,13 +179,21 @@ class ClusterHost(Host):
             self._queue(self.cluster.forward_topic(owner), c.forward(topic, payload, hops + 1))
             self._in_flight.append((time.monotonic(), owner, topic, payload, hops + 1))
             return False
-        if owner is None:  # its host is gone, or it does not exist: take it if it does
+        if owner is None and self._exists(room_id):  # its host is gone: take it over
             for room in self._adopt([room_id]):
                 self.rooms[room.id] = room
                 self._others.pop(room.id, None)
                 log.info("room %s: taken over on a request", room.id)
                 self._schedule(room)
         return True  # here, or refused here (`no_room`)
+
+    def _exists(self, room_id: str) -> bool:
+        """Whether the store has the room (no lease is ever taken on a name a client made up)."""
+        try:
+            self.store.load_record(room_id)
+        except KeyError:
+            return False
+        return True
 
     # --- clients whose rooms other hosts run -------------------------------------------------
 

@@ -4,13 +4,17 @@ and wills between hosts, on both backends."""
 
 from __future__ import annotations
 
+import logging
+import random
 from collections.abc import Callable
 
+import msgspec
 import pytest
-from hostkit import Bus, WireClient
+from hostkit import Bus, WireClient, host_errors
 
 from server import cluster as c
 from server.cluster_host import ClusterHost
+from server.ratelimit import RateLimiter
 from server.store import Store
 from shared import crypto
 from shared import protocol as p
@@ -110,3 +114,41 @@ async def test_a_will_registered_at_one_host_counts_at_the_other(pair) -> None:
     ann.send_raw(will)
     assert deliver(second, first) == 1  # the note: ann has gone
     assert ann.cid not in first.rooms[room].online
+
+
+async def test_hostile_messages_on_every_topic_of_a_cluster_change_nothing(pair, caplog) -> None:
+    """20,000 messages: junk and forged envelopes on the hosts' own topics, and sealed
+    requests for rooms that do not exist (no lease may be taken on a made-up name)."""
+    caplog.set_level(logging.INFO, logger="bang")
+    first, second = pair
+    ann = WireClient(first)
+    room = ann.reply(p.CreateRoom(name="Saloon")).room.id
+    ann.reply(p.Join(room=room, name="Ann"))
+    stranger = WireClient(second)
+    second.limiter = RateLimiter(rate=1e9, burst=1e9)
+    rng = random.Random(13)
+    topics = [second.cluster.forward_topic(), second.cluster.gone_topic,
+              second.cluster.everyone_topic, p.lobby_topic(room), p.lobby_topic("zzzz")]
+    for n in range(20_000):
+        kind = n % 4
+        if kind == 0:
+            second.handle(rng.choice(topics), rng.randbytes(rng.randrange(200)))
+        elif kind == 1:
+            junk = c.Forward(topic=rng.choice(["", p.inbox_topic(ann.cid), "x"]),
+                             payload=rng.randbytes(40), hops=rng.randrange(-1, 9),
+                             note=rng.randbytes(rng.randrange(100)))
+            second.handle(second.cluster.forward_topic(), msgspec.msgpack.encode(junk))
+        elif kind == 2:
+            made_up = "".join(rng.choice("abcdefghijk0123") for _ in range(8))
+            stranger.send(p.Join(room=made_up, name="Zed"))
+        else:
+            second.handle(second.cluster.gone_topic, rng.randbytes(64) + b"gone|" +
+                          first.cluster.host_id.encode())
+        if n % 1000 == 0:
+            Bus.of(second).pump()
+    Bus.of(second).pump()
+    assert not host_errors(caplog.records)
+    assert room in first.rooms and room not in second.rooms
+    assert second.store.orphans(c.now_ms()) == []  # no lease or room for a made-up name
+    leases = second.store.tables._run("SELECT COUNT(*) FROM leases")[0][0]
+    assert leases == 1
