@@ -14,7 +14,7 @@ from server import cluster as c
 from server import legacy
 from server.host import KEEP_FINISHED, Host
 from server.rooms import Room
-from server.store import ReplayError, Store
+from server.store import ReplayError, Store, StoreError
 from shared import crypto
 from shared import protocol as p
 
@@ -82,7 +82,16 @@ class ClusterHost(Host):
 
     def cluster_tick(self) -> None:
         """Every CHECK seconds: renew this host's leases (dropping the rooms it lost), and
-        take over the rooms nobody holds."""
+        take over the rooms nobody holds. While the store fails, it tries again next time
+        (its leases run out meanwhile, and a host that can reach the store takes over)."""
+        try:
+            self._keep_leases()
+        except StoreError as exc:
+            log.warning("cluster %s: the store failed (%s); trying again in %g s",
+                        self.cluster.group, exc, c.CHECK)
+            self.store.rollback()
+
+    def _keep_leases(self) -> None:
         me = self.cluster.host_id
         while self._in_flight and time.monotonic() - self._in_flight[0][0] > c.LEASE:
             self._in_flight.popleft()
@@ -173,7 +182,10 @@ class ClusterHost(Host):
         room_id = getattr(message, "room", None)
         if room_id is None or room_id in self.rooms:
             return True
-        owner = self.store.owner(room_id, c.now_ms())
+        try:
+            owner = self.store.owner(room_id, c.now_ms())
+        except StoreError:
+            return True  # answered here: refused, or by the room if this host runs it
         topic, payload, hops = self._inbound
         if owner is not None and owner != self.cluster.host_id and hops < c.MAX_HOPS:
             self._queue(self.cluster.forward_topic(owner), c.forward(topic, payload, hops + 1))

@@ -62,6 +62,13 @@ class Tables(ABC):
     def close(self) -> None:
         """Close the connection; an open batch is lost."""
 
+    def _read(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
+        """Run a query; a failure of the database is a `StoreError` like a failed write."""
+        try:
+            return self._run(sql, args)
+        except self.ERRORS as exc:
+            raise StoreError(_first_line(exc)) from exc
+
     def _write(self, sql: str, args: Sequence[object]) -> list[Any]:
         """Run a write in the open batch (opened if needed); its rows (RETURNING)."""
         try:
@@ -101,7 +108,7 @@ class Tables(ABC):
             self._run("ROLLBACK")
 
     def meta(self, key: str) -> bytes | None:
-        rows = self._run("SELECT value FROM meta WHERE key=?", (key,))
+        rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
         return rows[0][0] if rows else None
 
     def add_meta(self, key: str, value: bytes) -> None:
@@ -110,7 +117,7 @@ class Tables(ABC):
                     (key, value))
 
     def client(self, cid: str) -> tuple[bytes, int] | None:
-        rows = self._run("SELECT pub, ctr FROM clients WHERE cid=?", (cid,))
+        rows = self._read("SELECT pub, ctr FROM clients WHERE cid=?", (cid,))
         return (rows[0][0], rows[0][1]) if rows else None
 
     def put_client(self, cid: str, pub: bytes, ctr: int) -> None:
@@ -148,12 +155,12 @@ class Tables(ABC):
 
     def owner(self, room_id: str, now: int) -> str | None:
         """The host whose lease on the room runs past `now`."""
-        rows = self._run("SELECT host FROM leases WHERE room = ? AND until >= ?", (room_id, now))
+        rows = self._read("SELECT host FROM leases WHERE room = ? AND until >= ?", (room_id, now))
         return rows[0][0] if rows else None
 
     def orphans(self, now: int) -> list[str]:
         """Rooms no host holds a lease on (never taken, or its holder stopped renewing)."""
-        return [row[0] for row in self._run(
+        return [row[0] for row in self._read(
             "SELECT rooms.id FROM rooms LEFT JOIN leases ON leases.room = rooms.id "
             "WHERE leases.room IS NULL OR leases.until < ?", (now,))]
 
@@ -166,7 +173,7 @@ class Tables(ABC):
 
     def seats_of(self, cid: str) -> list[tuple[str, int]]:
         """(room, seat) of every room the client sits in."""
-        return [(row[0], row[1]) for row in self._run(
+        return [(row[0], row[1]) for row in self._read(
             "SELECT room, seat FROM seats WHERE cid = ?", (cid,))]
 
     def put_room(self, room_id: str, record: bytes) -> None:
@@ -180,18 +187,18 @@ class Tables(ABC):
         self.put_room(room_id, record)
 
     def action_count(self, room_id: str) -> int:
-        return int(self._run("SELECT COUNT(*) FROM actions WHERE room=?", (room_id,))[0][0])
+        return int(self._read("SELECT COUNT(*) FROM actions WHERE room=?", (room_id,))[0][0])
 
     def rooms(self) -> list[tuple[str, bytes]]:
-        return self._run(self.ROOMS)
+        return self._read(self.ROOMS)
 
     def room(self, room_id: str) -> bytes | None:
-        rows = self._run("SELECT record FROM rooms WHERE id=?", (room_id,))
+        rows = self._read("SELECT record FROM rooms WHERE id=?", (room_id,))
         return rows[0][0] if rows else None
 
     def actions(self, room_id: str) -> list[ActionRow]:
         """The room's actions in order."""
-        return self._run("SELECT n, seat, decision, action, timed_out FROM actions "
+        return self._read("SELECT n, seat, decision, action, timed_out FROM actions "
                          "WHERE room=? ORDER BY n", (room_id,))
 
     def delete_room(self, room_id: str) -> None:
