@@ -109,10 +109,12 @@ def _enmity_3p(view: TableView, others: list[PlayerView]) -> dict[int, float]:
 # --- shots -----------------------------------------------------------------------------
 
 
-def shot_lands(shooter: PlayerView, target: PlayerView) -> float:
-    """The chance a BANG! from `shooter` costs `target` a life point."""
+def shot_lands(shooter: PlayerView, target: PlayerView, event: str | None = None) -> float:
+    """The chance a BANG! from `shooter` costs `target` a life point. `event`: High Noon's
+    card in play (Blessing: every Barrel saves; Curse: none does)."""
     draws = has(target, "barrel") + (target.character == "jourdonnais")
-    barrel_fails = 0.75 ** draws
+    barrel_fails = {"blessing": 0.0 if draws else 1.0, "curse": 1.0}.get(event or "",
+                                                                          0.75 ** draws)
     if target.character == "big_spencer":
         no_missed = 1.0
     else:
@@ -150,7 +152,9 @@ def keep_value(sit: Situation, card: int) -> float:
             return 0.5
         return 6.0 if sit.low else 4.0
     if key == "beer":
-        if me.life < me.max_life:
+        if sit.view.event_active == "the_reverend":  # unplayable for this round
+            return 1.5
+        if me.life < me.max_life or sit.view.event_active == "high_noon":  # a life a turn
             return 6.0 if sit.low else 4.0
         return 2.5
     if key == "bang":

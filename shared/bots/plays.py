@@ -56,7 +56,7 @@ def score_play(sit: Situation, action: Action, careful: bool) -> float:
 def _shot(sit: Situation, target: PlayerView, careful: bool) -> float:
     if not careful:
         return 4.0 * sit.enmity.get(target.seat, 0.0)
-    return 5.0 * harm_value(sit, target) * shot_lands(sit.me, target)
+    return 5.0 * harm_value(sit, target) * shot_lands(sit.me, target, sit.view.event_active)
 
 
 def sid_value(sit: Situation, cards: tuple[int, ...]) -> float:
@@ -119,6 +119,8 @@ def _scope(sit: Situation, action: Action, careful: bool) -> float:
 def _dynamite(sit: Situation, action: Action, careful: bool) -> float:
     if not careful:
         return 1.0
+    if sit.view.event_active in ("curse", "blessing"):  # it explodes on any 2-9, or never
+        return -3.0
     risky_role = sit.view.role in (OUTLAW, RENEGADE)
     return 1.0 if risky_role and sit.me.life >= 3 and len(sit.others) >= 3 else -1.0
 
@@ -161,6 +163,8 @@ def _duel(sit: Situation, action: Action, careful: bool) -> float:
     if not careful:
         return 3.0 * sit.enmity.get(target.seat, 0.0)
     mine = sit.count("bang") + (sit.count("missed") if sit.me.character == "calamity_janet" else 0)
+    if sit.view.event_active == "the_sermon":  # no BANG! of mine on my own turn: I lose
+        mine = 0
     per_card = 0.45 if target.character == "calamity_janet" else 0.3
     theirs = per_card * target.hand_count
     win = min(0.9, max(0.1, 0.5 + 0.25 * (mine - theirs)))
@@ -171,7 +175,8 @@ def _duel(sit: Situation, action: Action, careful: bool) -> float:
 def _gatling(sit: Situation, action: Action, careful: bool) -> float:
     if not careful:
         return 3.0 * sum(sit.enmity.get(p.seat, 0.0) for p in sit.others)
-    return 4.0 * sum(harm_value(sit, p) * shot_lands(sit.me, p) for p in sit.others)
+    return 4.0 * sum(harm_value(sit, p) * shot_lands(sit.me, p, sit.view.event_active)
+                     for p in sit.others)
 
 
 def _indians(sit: Situation, action: Action, careful: bool) -> float:
