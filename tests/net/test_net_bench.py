@@ -20,7 +20,8 @@ KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "up
         "updates_timed", "bytes_per_update_median", "tables", "games_finished",
         "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
         "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes",
-        "clients", "seats"}
+        "clients", "seats", "store", "hosts", "games_started", "failover_s",
+        "lost_actions"}
 CONNECT_KEYS = {"connect_clients", "connect_window_s", "connect_welcomed", "connect_p50_ms",
                 "connect_p99_ms"}
 FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answered",
