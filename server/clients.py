@@ -56,9 +56,16 @@ class Clients:
                 self._cache.put(cid, known)
         return known
 
-    def put(self, cid: str, pub: bytes, ctr: int) -> None:
+    def advance(self, cid: str, pub: bytes, ctr: int) -> bool:
+        """Take the request counter `ctr` if it is newer than the client's last one: whether
+        it was (the store decides, in one statement, for every host sharing it)."""
+        known = self.get(cid)
+        if known is not None and ctr <= known[1]:  # counters only grow: surely a replay
+            return False
+        if not self.store.advance_client(cid, pub, ctr):
+            return False
         self._cache.put(cid, (pub, ctr))
-        self.store.save_client(cid, pub, ctr)
+        return True
 
     def forget_cached(self) -> None:
         """After a rolled-back batch: reread from the store."""

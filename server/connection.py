@@ -22,10 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from server import legacy
-from server.host import TICK, Host
+from server.host import Host
 from shared import protocol as p
 from shared.mqtt import MqttError, MqttLink
 
@@ -43,11 +43,11 @@ async def serve(host: Host, address: p.BrokerAddress, stop: asyncio.Event) -> No
     while not stop.is_set():
         links: list[MqttLink] = []
         try:
-            inbound = await MqttLink.open(address, host.handle)
+            inbound = await MqttLink.open(address, host.handle, will=host.will())
             links.append(inbound)
             outbound = await MqttLink.open(address, _ignore)
             links.append(outbound)
-            for topic in (p.INBOX_FILTER, p.DISCOVER_FILTER, legacy.INBOX_FILTER):
+            for topic in host.subscriptions():
                 try:
                     await inbound.subscribe(topic, qos=1)
                 except MqttError:
@@ -101,14 +101,15 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
                 publish_batch()
                 await outbound.drain()
 
-    async def keep_house() -> None:
+    async def keep_house(every: float, chore: Callable[[], None]) -> None:
         while True:
-            await asyncio.sleep(TICK)
-            host.tick()
+            await asyncio.sleep(every)
+            chore()
 
-    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(send()),
-                                        asyncio.create_task(keep_house()),
-             asyncio.create_task(stop.wait()), inbound.closed, outbound.closed]
+    ours: list[asyncio.Future[Any]] = [asyncio.create_task(send()),
+                                       asyncio.create_task(stop.wait())]
+    ours += [asyncio.create_task(keep_house(every, chore)) for every, chore in host.chores()]
+    tasks = [*ours, inbound.closed, outbound.closed]
     host.on_output = publish_now
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -116,9 +117,9 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
             task.result()  # re-raise MqttError from a link
     finally:
         host.on_output = None
-        for task in tasks[:3]:
+        for task in ours:
             task.cancel()
-        await asyncio.gather(*tasks[:3], return_exceptions=True)
+        await asyncio.gather(*ours, return_exceptions=True)
         if stop.is_set():
             await _drain(outbound, host)
 

@@ -78,7 +78,7 @@ class Host:
         self.bot_delay = bot_delay
         self.keep_days = keep_days
         self._prune()
-        self.rooms = {room.id: room for room in store.load_rooms(KEEP_FINISHED)}
+        self.rooms = {room.id: room for room in self._load_rooms()}
         self._dropped: list[str] = []  # rooms dropped at start: their retained topics go
         self._drop_unready_rooms()
         self.clients = Clients(store)
@@ -119,6 +119,11 @@ class Host:
 
     # --- lifecycle -------------------------------------------------------------------------
 
+    def _load_rooms(self) -> list[Room]:
+        """The rooms this host runs from the start: every stored one (a cluster's host takes
+        only those nobody holds, server.cluster_host)."""
+        return self.store.load_rooms(KEEP_FINISHED)
+
     def announce(self) -> None:
         """Publish everything a (re)connected broker needs: the host key, the lobby entries
         and each room's public snapshot. Seated clients greet the new announce and get their
@@ -137,6 +142,18 @@ class Host:
                 self._publish_snapshot(room)
                 self._schedule(room)
         self.flush()
+
+    def subscriptions(self) -> list[str]:
+        """The topics this host takes requests from."""
+        return [p.INBOX_FILTER, p.DISCOVER_FILTER, legacy.INBOX_FILTER]
+
+    def will(self) -> tuple[str, bytes] | None:
+        """What the broker says for this host if its link dies (nothing, alone)."""
+        return None
+
+    def chores(self) -> list[tuple[float, Callable[[], None]]]:
+        """What the host does on its own, and every how many seconds."""
+        return [(TICK, self.tick)]
 
     def publish_hello(self) -> None:
         """The signed host announce, retained; re-published every HELLO_EVERY seconds so a
@@ -277,13 +294,13 @@ class Host:
             self.wills.pop(cid)  # the will registered by this connection's hello, once
             self._presence(cid, False)
             return
-        known = self.clients.get(cid)
-        if known is not None and ref <= known[1]:
+        if message is not None and not self._runs_here(cid, message):
+            return  # forwarded to the host that runs the room
+        if not self.clients.advance(cid, request.pub, ref):
             if not isinstance(message, p.Bye):  # a late will of an old connection: no answer
                 self._refuse(cid, ref, "replay", "request counter is not newer than the last "
                              "one")
             return
-        self.clients.put(cid, request.pub, ref)
         if message is None:
             self._refuse(cid, ref, invalid.code, invalid.message)
             return
@@ -300,6 +317,11 @@ class Host:
         except Exception:
             log.exception("internal error on a request from %s", cid)
             self._refuse(cid, ref, "internal", "the host failed on this request")
+
+    def _runs_here(self, cid: str, message: p.ClientMessage) -> bool:
+        """Whether this host answers the request (a cluster's host may forward it to the host
+        that runs its room, server.cluster_host): always, alone."""
+        return True
 
     def _presence(self, cid: str, online: bool) -> None:
         """Mark the client's seats online or offline; the rooms concerned are re-published.
@@ -395,7 +417,7 @@ class Host:
 
     def _list(self, cid: str, ref: int, offset: int) -> None:
         rooms = self._listed()
-        page = [room.info() for room in rooms[offset : offset + ROOMS_PAGE]]
+        page = rooms[offset : offset + ROOMS_PAGE]
         while True:
             reply = p.Rooms(ref=ref, rooms=page, offset=offset, total=len(rooms))
             if len(p.encode(reply)) + 2 <= p.reply_class(reply):
@@ -403,9 +425,9 @@ class Host:
             page.pop()
         self._reply(cid, reply)
 
-    def _listed(self) -> list[Room]:
+    def _listed(self) -> list[p.RoomInfo]:
         """The lobby's order: open rooms by creation, then finished ones, the latest first."""
-        rooms = list(self.rooms.values())
+        rooms = [room.info() for room in self.rooms.values()]
         return [r for r in rooms if r.status != "over"] + \
             [r for r in reversed(rooms) if r.status == "over"]
 
@@ -435,9 +457,13 @@ class Host:
             room_id = new_room_id()
         room = Room.create(room_id, cid, "", message.name, message.options)
         self.rooms[room_id] = room
+        self._created(room)
         log.info("room %s: created %r by %s (%s)", room_id, message.name, cid, message.options)
         self._commit(room, [])
         self._reply(cid, p.Ok(ref=ref, room=room.info()))
+
+    def _created(self, room: Room) -> None:
+        """A room was just made here (a cluster's host takes its lease)."""
 
     def _room_request(self, cid: str, ref: int, message: p.ClientMessage) -> None:
         room = self._room(message.room)  # type: ignore[union-attr]

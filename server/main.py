@@ -11,6 +11,8 @@ from pathlib import Path
 import platformdirs
 
 from server.broker import EmbeddedBroker, PortInUse, lan_address
+from server.cluster import Cluster
+from server.cluster_host import ClusterHost
 from server.connection import serve
 from server.host import Host
 from server.store import ReplayError, open_store
@@ -40,9 +42,11 @@ def public_url(address: p.BrokerAddress) -> str:
 
 async def run_host(broker_url: str | None, port: int, lan: bool, store_spec: Path | str,
                    bot_delay: float = 0.5, ready: asyncio.Event | None = None,
-                   keep_days: float = 30.0, bot_talk: bool = False) -> int:
+                   keep_days: float = 30.0, bot_talk: bool = False,
+                   cluster: str | None = None) -> int:
     """Run until SIGINT/SIGTERM. Returns a process exit code. `store_spec`: a SQLite file or
-    a postgresql:// URL; `StoreUnavailable` when it cannot be opened, before anything starts."""
+    a postgresql:// URL; `StoreUnavailable` when it cannot be opened, before anything starts.
+    `cluster`: the group of hosts this one belongs to (server.cluster)."""
     # First of all: a Ctrl-C while the broker starts must stop the host, not be lost.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -50,7 +54,11 @@ async def run_host(broker_url: str | None, port: int, lan: bool, store_spec: Pat
         loop.add_signal_handler(sig, stop.set)
     store = open_store(store_spec)
     try:
-        host = Host(store, bot_delay=bot_delay, keep_days=keep_days, bot_talk=bot_talk)
+        if cluster is None:
+            host = Host(store, bot_delay=bot_delay, keep_days=keep_days, bot_talk=bot_talk)
+        else:
+            host = ClusterHost(store, Cluster(cluster), bot_delay=bot_delay,
+                               keep_days=keep_days, bot_talk=bot_talk)
     except ReplayError as exc:
         log.error("cannot restore the saved games in %s: %s", store.where, exc)
         store.close()

@@ -57,6 +57,7 @@ class Store:
     def __init__(self, tables: Tables | Path | str) -> None:
         """`tables`: a SQLite file's path (or ":memory:"), or another backend's tables."""
         self.tables = tables if isinstance(tables, Tables) else SqliteTables(tables)
+        self._seats: dict[str, tuple[tuple[str, int], ...]] = {}  # room -> seats stored
 
     @property
     def where(self) -> str:
@@ -78,6 +79,7 @@ class Store:
 
     def rollback(self) -> None:
         self.tables.rollback()
+        self._seats.clear()
 
     def host_keys(self) -> HostKeys:
         """The host's keys, created on first start (the fingerprint survives restarts)."""
@@ -96,8 +98,47 @@ class Store:
     def save_client(self, cid: str, pub: bytes, ctr: int) -> None:
         self.tables.put_client(cid, pub, ctr)
 
+    def advance_client(self, cid: str, pub: bytes, ctr: int) -> bool:
+        """Store the client's counter if it is newer than the stored one: whether it was (the
+        check and the write are one statement, so hosts sharing the store agree)."""
+        return self.tables.advance_client(cid, pub, ctr)
+
     def save_room(self, room: Room) -> None:
         self.tables.put_room(room.id, _enc.encode(room.record))
+        seats = tuple(sorted((cid, seat) for seat, cid in room.human_seats()))
+        if self._seats.get(room.id) != seats:  # where clients sit, for hosts that greet them
+            self.tables.put_seats(room.id, seats)
+            self._seats[room.id] = seats
+
+    # --- a cluster of hosts (`bang host --cluster`): leases on rooms, where clients sit -----
+
+    def claim(self, room_id: str, host: str, until: int, now: int) -> bool:
+        """Take the room's lease (or keep it) until `until`, in ms since the epoch, unless
+        another host's runs past `now`: whether `host` holds it (once committed)."""
+        return self.tables.claim(room_id, host, until, now)
+
+    def renew(self, host: str, until: int) -> set[str]:
+        """Extend the leases `host` holds; the rooms it still holds."""
+        return self.tables.renew(host, until)
+
+    def release(self, room_id: str, host: str) -> None:
+        self.tables.release(room_id, host)
+
+    def expire(self, host: str) -> None:
+        """The leases of `host` run out now: its rooms go to whichever host claims them."""
+        self.tables.expire(host)
+
+    def owner(self, room_id: str, now: int) -> str | None:
+        """The host holding the room's lease at `now`, if any."""
+        return self.tables.owner(room_id, now)
+
+    def orphans(self, now: int) -> list[str]:
+        """Rooms whose lease nobody holds at `now`."""
+        return self.tables.orphans(now)
+
+    def seats_of(self, cid: str) -> list[tuple[str, int]]:
+        """(room, seat) of every room where the client sits, whichever host runs it."""
+        return self.tables.seats_of(cid)
 
     def save_action(self, room: Room, n: int, seat: int, decision: int | None,
                     action: Action, timed_out: bool = False) -> None:
@@ -128,6 +169,7 @@ class Store:
 
     def delete_room(self, room_id: str) -> None:
         self.tables.delete_room(room_id)
+        self._seats.pop(room_id, None)
 
     def game_record(self, room_id: str) -> GameRecord | None:
         """The room's game as a record for `bang replay` (bug reports); None before it starts."""

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from server.store_tables import ADD_ACTION, PUT_ROOM, StoreUnavailable, Tables
+from server.store_tables import ADD_ACTION, CLUSTER_SCHEMA, PUT_ROOM, StoreUnavailable, Tables
 
 # SQLite's schema with PostgreSQL's types (BIGINT: counters are microseconds since the epoch),
 # and `ordinal` for the creation order that SQLite keeps in its rowid.
@@ -28,6 +28,9 @@ CREATE TABLE IF NOT EXISTS actions (
     action BYTEA NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, n));
 CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BYTEA NOT NULL, ctr BIGINT NOT NULL);
 """
+
+#: The advisory lock held while the tables are created (any number, the same for every host).
+SCHEMA_LOCK = 0x62616E67  # "bang"
 
 #: Seconds to wait for the server when the URL does not say (libpq waits forever).
 CONNECT_TIMEOUT = 10
@@ -50,7 +53,11 @@ class PostgresTables(Tables):
             raise StoreUnavailable(f"cannot reach PostgreSQL at {server}: {_reason(exc)}") \
                 from None
         try:
-            self.db.execute(SCHEMA)
+            # Hosts of a cluster start together: one at a time creates the tables (two
+            # CREATE TABLE IF NOT EXISTS at once may both try, and one fails).
+            with self.db.transaction():
+                self.db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                self.db.execute(SCHEMA + CLUSTER_SCHEMA)
         except psycopg.Error as exc:
             self.db.close()
             raise StoreUnavailable(f"cannot create the tables in {self.where}: "

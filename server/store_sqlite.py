@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from server.store_tables import StoreUnavailable, Tables
+from server.store_tables import CLUSTER_SCHEMA, StoreUnavailable, Tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -55,7 +55,7 @@ class SqliteTables(Tables):
         """WAL with a durable commit; the tables, and a column older files lack."""
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        self.db.executescript(SCHEMA + CLUSTER_SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}
         if "timed_out" not in columns:  # a data file from before timeouts were stored
             self.db.execute("ALTER TABLE actions ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0")

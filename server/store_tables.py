@@ -20,6 +20,16 @@ PUT_ROOM = ("INSERT INTO rooms (id, record) VALUES (?, ?) "
 ADD_ACTION = ("INSERT INTO actions (room, n, seat, decision, action, timed_out) "
               "VALUES (?, ?, ?, ?, ?, ?)")
 
+#: The tables only a cluster of hosts uses (`bang host --cluster`), in both backends: who owns
+#: each room (a lease a host renews), and where each client sits (for a host that greets a
+#: client whose rooms another host runs).
+CLUSTER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS leases (room TEXT PRIMARY KEY, host TEXT NOT NULL,
+    until BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (cid TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,
+    PRIMARY KEY (cid, room));
+"""
+
 #: (n, seat, decision, action, timed_out) of one stored action.
 ActionRow = tuple[int, int, int | None, bytes, int]
 
@@ -52,12 +62,13 @@ class Tables(ABC):
     def close(self) -> None:
         """Close the connection; an open batch is lost."""
 
-    def _write(self, sql: str, args: Sequence[object]) -> None:
+    def _write(self, sql: str, args: Sequence[object]) -> list[Any]:
+        """Run a write in the open batch (opened if needed); its rows (RETURNING)."""
         try:
             if not self.pending:
                 self._run("BEGIN")
                 self.pending = True
-            self._run(sql, args)
+            return self._run(sql, args)
         except self.ERRORS as exc:
             self._abort()
             self._lost = True
@@ -106,6 +117,58 @@ class Tables(ABC):
         self._write("INSERT INTO clients (cid, pub, ctr) VALUES (?, ?, ?) ON CONFLICT (cid) "
                     "DO UPDATE SET pub = excluded.pub, ctr = excluded.ctr", (cid, pub, ctr))
 
+    def advance_client(self, cid: str, pub: bytes, ctr: int) -> bool:
+        """Record the client's counter if it is newer than the stored one (or the client is
+        new): whether it was. One statement, so two hosts cannot both accept one counter."""
+        return bool(self._write(
+            "INSERT INTO clients (cid, pub, ctr) VALUES (?, ?, ?) ON CONFLICT (cid) "
+            "DO UPDATE SET pub = excluded.pub, ctr = excluded.ctr "
+            "WHERE clients.ctr < excluded.ctr RETURNING cid", (cid, pub, ctr)))
+
+    def claim(self, room_id: str, host: str, until: int, now: int) -> bool:
+        """Take or keep the room's lease until `until` (ms), unless another host holds it
+        beyond `now`: whether this host holds it now."""
+        return bool(self._write(
+            "INSERT INTO leases (room, host, until) VALUES (?, ?, ?) ON CONFLICT (room) "
+            "DO UPDATE SET host = excluded.host, until = excluded.until "
+            "WHERE leases.host = excluded.host OR leases.until < ? RETURNING room",
+            (room_id, host, until, now)))
+
+    def renew(self, host: str, until: int) -> set[str]:
+        """Extend every lease `host` holds; the rooms it still holds."""
+        return {row[0] for row in self._write(
+            "UPDATE leases SET until = ? WHERE host = ? RETURNING room", (until, host))}
+
+    def expire(self, host: str) -> None:
+        """Every lease of `host` runs out now (it stopped, or its link died)."""
+        self._write("UPDATE leases SET until = 0 WHERE host = ?", (host,))
+
+    def release(self, room_id: str, host: str) -> None:
+        self._write("DELETE FROM leases WHERE room = ? AND host = ?", (room_id, host))
+
+    def owner(self, room_id: str, now: int) -> str | None:
+        """The host whose lease on the room runs past `now`."""
+        rows = self._run("SELECT host FROM leases WHERE room = ? AND until >= ?", (room_id, now))
+        return rows[0][0] if rows else None
+
+    def orphans(self, now: int) -> list[str]:
+        """Rooms no host holds a lease on (never taken, or its holder stopped renewing)."""
+        return [row[0] for row in self._run(
+            "SELECT rooms.id FROM rooms LEFT JOIN leases ON leases.room = rooms.id "
+            "WHERE leases.room IS NULL OR leases.until < ?", (now,))]
+
+    def put_seats(self, room_id: str, seats: Sequence[tuple[str, int]]) -> None:
+        """Who sits where in the room: (client id, seat) for each human seat."""
+        self._write("DELETE FROM seats WHERE room = ?", (room_id,))
+        for cid, seat in seats:
+            self._write("INSERT INTO seats (cid, room, seat) VALUES (?, ?, ?)",
+                        (cid, room_id, seat))
+
+    def seats_of(self, cid: str) -> list[tuple[str, int]]:
+        """(room, seat) of every room the client sits in."""
+        return [(row[0], row[1]) for row in self._run(
+            "SELECT room, seat FROM seats WHERE cid = ?", (cid,))]
+
     def put_room(self, room_id: str, record: bytes) -> None:
         self._write(PUT_ROOM, (room_id, record))
 
@@ -132,6 +195,8 @@ class Tables(ABC):
                          "WHERE room=? ORDER BY n", (room_id,))
 
     def delete_room(self, room_id: str) -> None:
+        self._write("DELETE FROM seats WHERE room=?", (room_id,))
+        self._write("DELETE FROM leases WHERE room=?", (room_id,))
         self._write("DELETE FROM actions WHERE room=?", (room_id,))
         self._write("DELETE FROM rooms WHERE id=?", (room_id,))
 

@@ -86,9 +86,11 @@ class MqttLink(asyncio.Protocol):
 
     @classmethod
     async def open(cls, address: BrokerAddress, on_message: Handler, *,
-                   username: str | None = None, keepalive: int = 30) -> MqttLink:
+                   username: str | None = None, keepalive: int = 30,
+                   will: tuple[str, bytes] | None = None) -> MqttLink:
         """Connected and accepted, with a random client identifier (a known one would let
-        anyone take the connection over). `username` defaults to the URL's."""
+        anyone take the connection over). `username` defaults to the URL's. `will`: (topic,
+        payload) the broker publishes, at QoS 1, if the connection ends without `close`."""
         loop = asyncio.get_running_loop()
         tls = ssl.create_default_context() if address.tls else None
         try:
@@ -99,17 +101,22 @@ class MqttLink(asyncio.Protocol):
             raise MqttError(f"cannot reach the broker at {address.host}:{address.port}: "
                             f"{exc or 'timed out'}") from None
         try:
-            await link._connect(address.username or username, address.password)
+            await link._connect(address.username or username, address.password, will)
         except BaseException:
             link.abort()
             raise
         link._pinger = loop.create_task(link._keep_alive())
         return link
 
-    async def _connect(self, username: str | None, password: str | None) -> None:
+    async def _connect(self, username: str | None, password: str | None,
+                       will: tuple[str, bytes] | None = None) -> None:
         flags = 0x02 | (0x80 if username else 0) | (0x40 if username and password else 0)
+        if will is not None:
+            flags |= 0x04 | 0x08  # a will, at QoS 1
         body = (_string("MQTT") + bytes([4, flags]) + struct.pack("!H", self.keepalive)
                 + _string(secrets.token_hex(12)))
+        if will is not None:
+            body += _string(will[0]) + struct.pack("!H", len(will[1])) + will[1]
         if username:
             body += _string(username)
             if password:

@@ -14,8 +14,21 @@ EXAMPLES = """examples:
   bang host --lan --port 1884                embedded broker reachable from the LAN
   bang host --broker mqtt://user:pw@broker.example:1883 --store ~/bang.sqlite3
   bang host --store postgresql://bang:pw@db.example/bang   rooms and games in PostgreSQL
+  bang host --broker mqtt://broker.example --store postgresql://bang:pw@db/bang --cluster g7x
+                                             one of several hosts sharing the rooms (start
+                                             each the same way; docs/HOSTING.md, "Scaling")
   bang host --export k3v9x2ab > game.json     a room's game, for `bang replay` and bug reports
 """
+
+
+def cluster_group(text: str) -> str:
+    """`--cluster`: the group name, as server.cluster takes it."""
+    from server.cluster import group_name
+
+    try:
+        return group_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def store_spec(text: str) -> Path | str:
@@ -47,6 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot-chat", action="store_true",
                         help="bots say a quick phrase now and then at the table (\"Ouch!\", "
                         "\"Good game!\"); off by default")
+    parser.add_argument("--cluster", metavar="GROUP", type=cluster_group,
+                        help="run as one of several hosts sharing --broker and --store: "
+                        "requests are shared out, a room moves to another host when its "
+                        "host dies. GROUP is the same for all of them and a secret of the "
+                        "deployment (docs/HOSTING.md)")
     parser.add_argument("--verbose", action="store_true", help="log every action")
     parser.add_argument("--export", metavar="ROOM",
                         help="print that room's game as a record for `bang replay`, and exit")
@@ -61,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
         print("bang host: --lan and --port are for the embedded broker; not with --broker",
               file=sys.stderr)
         return 2
+    if args.cluster and not args.broker:
+        print("bang host: --cluster needs --broker (a broker with shared subscriptions, such as "
+              "Mosquitto 2 or EMQX; the embedded one has none)", file=sys.stderr)
+        return 2
     if args.keep_days < 0:
         print("bang host: --keep-days must be 0 (forever) or more", file=sys.stderr)
         return 2
@@ -71,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         setup_logging(args.verbose)
         return asyncio.run(run_host(args.broker, args.port, args.lan, spec,
                                     bot_delay=args.bot_delay, keep_days=args.keep_days,
-                                    bot_talk=args.bot_chat))
+                                    bot_talk=args.bot_chat, cluster=args.cluster))
     except StoreUnavailable as exc:
         print(f"bang host: {exc}", file=sys.stderr)
         return 2

@@ -111,3 +111,50 @@ async def test_a_game_replays_from_the_store(host: Host, store: Store,
     record = again.game_record(room_id)
     assert record is not None and len(record.actions) == final.actions
     again.close()
+
+
+def test_a_counter_is_taken_once_even_by_two_hosts(store: Store,
+                                                    reopen: Callable[[], Store]) -> None:
+    """Two stores on one database stand for two hosts: one counter is accepted once."""
+    other = reopen()
+    assert store.advance_client("ann", b"key", 10)
+    store.commit()
+    assert not other.advance_client("ann", b"key", 10)  # a replay on the other host
+    assert not other.advance_client("ann", b"key", 9)
+    assert other.advance_client("ann", b"key", 11)
+    other.commit()
+    assert store.client("ann") == (b"key", 11)
+    other.close()
+
+
+def test_a_room_lease_is_held_by_one_host_until_it_runs_out(
+        store: Store, reopen: Callable[[], Store]) -> None:
+    other = reopen()
+    store.save_room(room("r1"))
+    store.save_room(room("r2"))
+    assert store.claim("r1", "a", until=1_000, now=0)
+    store.commit()
+    assert not other.claim("r1", "b", until=1_500, now=500)  # a's lease runs to 1000
+    other.commit()
+    assert other.owner("r1", now=900) == "a" and other.orphans(now=900) == ["r2"]
+    assert store.renew("a", until=2_000) == {"r1"}
+    store.commit()
+    assert other.claim("r1", "b", until=3_000, now=2_001)  # a stopped renewing: b takes it
+    other.commit()
+    assert store.renew("a", until=4_000) == set()  # a learns it lost the room
+    store.commit()
+    assert store.owner("r1", now=2_500) == "b"
+    other.close()
+
+
+def test_where_a_client_sits_is_kept_for_every_room(store: Store) -> None:
+    seated = Room.create("r1", "ann", "Ann", "r1", p.RoomOptions())
+    seated.join("ann", "Ann", None)
+    store.save_room(seated)
+    store.save_room(room("r2"))
+    store.commit()
+    assert store.seats_of("ann") == [("r1", 0)]
+    seated.leave("ann")
+    store.save_room(seated)
+    store.commit()
+    assert store.seats_of("ann") == []
