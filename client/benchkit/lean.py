@@ -11,8 +11,10 @@ the public pending decision of the deltas, picking uniformly among the legal opt
 the delta names it in `to`, its own SeatUpdate too: the moment a full client could draw it.
 
 A host may die (the bench's --kill-one): a request that gets no answer goes again, unchanged,
-every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied), and a
-game that stalls is asked for a snapshot, which brings the decision and the options back.
+every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied); a seat
+also follows the room's retained snapshot, which a host that takes the room over publishes at
+once: one newer than what the seat has seen makes it ask for its own snapshot (the decision
+and its options), as does a game that stalls.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from shared.views import PendingView
 #: Seconds a lean seat waits for the answer to a request, re-sending it every RESEND: long
 #: enough for a dead host's rooms to move to another host of a cluster.
 REQUEST_TIMEOUT = 30.0
-RESEND = 3.0
+RESEND = 2.0
 
 
 class Tally(Protocol):
@@ -119,6 +121,7 @@ class LeanSeat:
         self.finished = False  # the game is over
         self.wake = asyncio.Event()  # set when the game ends or this seat must decide
         self.heard = 0.0  # when the room last changed for this seat (perf_counter)
+        self._recovering: asyncio.Task[None] | None = None  # a snapshot asked for
         self._seen = 0  # the last change seq this seat was updated by
         self._deltas: dict[int, p.RoomDelta] = {}  # seq -> delta still waiting for our part
         self._parts: set[int] = set()  # seqs whose SeatUpdate came before the delta
@@ -128,6 +131,8 @@ class LeanSeat:
         await self.link.subscribe(p.outbox_topic(self.cid))
 
     def close(self) -> None:
+        if self._recovering is not None:
+            self._recovering.cancel()
         if self.link is not None:
             self.link.close()
 
@@ -140,6 +145,7 @@ class LeanSeat:
         self._deltas.clear()
         self._parts.clear()
         await self.link.subscribe(p.room_topic(room))
+        await self.link.subscribe(p.snapshot_topic(room))
 
     async def request(self, message: p.ClientMessage) -> p.HostReply:
         """Seal, send (again every RESEND seconds), and wait for the answer; RequestError on a
@@ -181,9 +187,10 @@ class LeanSeat:
     async def act(self, pacer: Pacer, deadline: float) -> None:
         """Answer the decision in front of us (after the pacer's slot), timing the change."""
         decision, room = self.decision, self.room
-        assert decision is not None and room is not None and self.options
-        action = self.options[self.rng.randrange(len(self.options))]
         self.wake.clear()
+        if decision is None or room is None or not self.options:
+            return  # a snapshot came between the wake and now: nothing for us to do
+        action = self.options[self.rng.randrange(len(self.options))]
         await pacer.wait()
         if time.perf_counter() >= deadline or self.decision is not decision:
             return
@@ -215,7 +222,10 @@ class LeanSeat:
                     self.tally.sizes.append(len(payload))
                     self._on_delta(message)
                 elif isinstance(message, p.RoomSnapshot) and message.room == self.room:
-                    self._on_snapshot(message)
+                    if topic == p.snapshot_topic(self.room):
+                        self._on_retained(message)
+                    else:
+                        self._on_snapshot(message)
         except (p.ProtocolError, crypto.CryptoError, ValueError):
             self.tally.errors["bad_message"] += 1
 
@@ -247,6 +257,16 @@ class LeanSeat:
             return
         self._parts.discard(delta.seq)
         self._updated(delta)
+
+    def _on_retained(self, snapshot: p.RoomSnapshot) -> None:
+        """The room's retained snapshot: newer than what we saw, we missed changes (a host
+        died before publishing them): ask for ours."""
+        if 0 < self._seen < snapshot.seq and self._recovering is None:
+            self._recovering = asyncio.get_running_loop().create_task(self.recover())
+            self._recovering.add_done_callback(self._recovered)
+
+    def _recovered(self, task: asyncio.Task[None]) -> None:
+        self._recovering = None
 
     def _on_snapshot(self, snapshot: p.RoomSnapshot) -> None:
         """The room as it is (asked for after a stall); our options follow, sealed."""

@@ -4,6 +4,7 @@ share of a job, start them all at one instant, and merge what they report."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -70,7 +71,8 @@ class WorkerPool:
                         tb: TracebackType | None) -> None:
         for proc in self.procs:
             if exc_type is not None:
-                proc.kill()
+                with contextlib.suppress(ProcessLookupError):  # it has exited already
+                    proc.kill()
             elif proc.stdin is not None:
                 proc.stdin.close()  # the end of its jobs
         for proc in self.procs:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from netkit import bench_relay
 
 #: Long enough for the dead host's leases to expire and its rooms to be replayed elsewhere
@@ -14,7 +13,6 @@ from netkit import bench_relay
 SECONDS = 15.0
 TABLES = 3
 
-pytestmark = pytest.mark.skip(reason="needs the cluster branch (`bang host --cluster`)")
 
 
 def test_a_cluster_survives_the_death_of_a_host(mosquitto, pg_url: str) -> None:
