@@ -208,6 +208,8 @@ class LeanSeat:
     # --- inbound -----------------------------------------------------------------------------
 
     def _on_message(self, topic: str, payload: bytes) -> None:
+        if not payload:
+            return  # an emptied retained topic (a finished room's snapshot) says nothing
         try:
             envelope = p.decode_outbound(payload)
             if isinstance(envelope, p.Sealed):

@@ -11,7 +11,8 @@
 #   PLAYER_PASSWORD           for `bang-player` (default: bang; it is public anyway)
 #
 # bang-host may read every request (alone or in GROUP's shared subscription), talk to the
-# other hosts of GROUP, and publish everything a host publishes. bang-player may publish
+# other hosts of GROUP, read the lobby (the rooms the other hosts run), and publish everything
+# a host publishes. bang-player may publish
 # requests and discovery, and read the public topics and the outboxes. Mosquitto 2.0 has no
 # %u substitution in the plugin's ACLs, and players share one account: each player could post
 # into another's inbox or read another's outbox, which end-to-end encryption makes useless
@@ -38,7 +39,7 @@ ctrl() {
 ctrl createRole bang-host
 for filter in "\$share/$GROUP/bang/v2/c/+/in" "\$share/$GROUP/bang/v2/discover/+" \
         "\$share/$GROUP/bang/v1/c/+/in" "bang/v2/c/+/in" "bang/v2/discover/+" "bang/v1/c/+/in" \
-        "bang/v2/hosts/$GROUP/+"; do
+        "bang/v2/hosts/$GROUP/+" "bang/v2/lobby/+"; do
     ctrl addRoleACL bang-host subscribePattern "$filter" allow
 done
 for topic in "bang/v2/#" "bang/v1/host" "bang/v1/c/+/out"; do
