@@ -1,6 +1,7 @@
 """The host under measurement: `bang host` in its own process (with the embedded broker in it
-when the bench has no --broker), as a user runs it. Its log goes to a file, where the bench
-reads the host's fingerprint; it is ready once a client has its welcome."""
+when the bench has no --broker), as a user runs it, on its own SQLite file or on the bench's
+--store, alone or as one host of a cluster. Its log goes to a file, where the bench reads the
+host's fingerprint; it is ready once it is linked to the broker and a client has its welcome."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from client.benchkit import ROOT, BenchError
 #: Seconds the host may take to start and welcome a first client.
 READY_TIMEOUT = 30.0
 _FINGERPRINT = re.compile(r"host fingerprint (\S+)")
+_LINKED = re.compile(r"connected to the broker")
 
 
 def _free_port() -> int:
@@ -27,12 +29,16 @@ def _free_port() -> int:
 
 
 class HostProcess:
-    """`bang host --data DIR/host.sqlite3 --bot-delay 0`, on `broker` or an embedded one."""
+    """`bang host --store STORE --bot-delay 0`, on `broker` or an embedded one. `store`: a
+    SQLite path or postgresql:// URL (default: DIR/host.sqlite3); `cluster`: the group this
+    host joins (`--cluster`, which needs a broker and a PostgreSQL store)."""
 
-    def __init__(self, broker: str | None, workdir: Path) -> None:
+    def __init__(self, broker: str | None, workdir: Path, store: Path | str | None = None,
+                 cluster: str | None = None) -> None:
         self.port = None if broker else _free_port()
         self.url = broker or f"mqtt://127.0.0.1:{self.port}"
-        self.data = workdir / "host.sqlite3"
+        self.store = store or workdir / "host.sqlite3"
+        self.cluster = cluster
         self.log = workdir / "host.log"
         self.workdir = workdir
         self.fingerprint = ""
@@ -40,13 +46,16 @@ class HostProcess:
 
     async def __aenter__(self) -> HostProcess:
         where = ["--broker", self.url] if self.port is None else ["--port", str(self.port)]
+        if self.cluster is not None:
+            where += ["--cluster", self.cluster]
         with self.log.open("wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "client.cli", "host", "--data", str(self.data),
+                sys.executable, "-m", "client.cli", "host", "--store", str(self.store),
                 "--bot-delay", "0", *where, stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL, stderr=log, cwd=ROOT)
         try:
             self.fingerprint = await self._read_fingerprint()
+            await self._wait_log(_LINKED, "link to the broker")
             await self._welcomed()
         except BaseException:
             await self._stop()
@@ -56,6 +65,16 @@ class HostProcess:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self._stop()
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or `kill -9` would stop it: nothing of its own shutdown runs."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
 
     def peak_rss_mb(self) -> float | None:
         """The host process's peak resident memory so far (VmHWM); None without /proc."""
@@ -78,13 +97,21 @@ class HostProcess:
         return lines[-1] if lines else "(no log)"
 
     async def _read_fingerprint(self) -> str:
-        async with asyncio.timeout(READY_TIMEOUT):
-            while True:
-                self._check_running()
-                found = _FINGERPRINT.search(self.log.read_text(errors="replace"))
-                if found:
-                    return found.group(1)
-                await asyncio.sleep(0.05)
+        return (await self._wait_log(_FINGERPRINT, "fingerprint")).group(1)
+
+    async def _wait_log(self, pattern: re.Pattern[str], what: str) -> re.Match[str]:
+        """The first match of `pattern` in the host's log, once it is there."""
+        try:
+            async with asyncio.timeout(READY_TIMEOUT):
+                while True:
+                    self._check_running()
+                    found = pattern.search(self.log.read_text(errors="replace"))
+                    if found:
+                        return found
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise BenchError(f"the host logged no {what} within {READY_TIMEOUT:.0f} s; its log "
+                             f"ends: {self._last_log()}") from None
 
     async def _welcomed(self) -> None:
         """Until a client has its welcome, or the host exits."""

@@ -9,11 +9,18 @@ decides from its private part (`Mine.options`, present only when the seat must d
 the public pending decision of the deltas, picking uniformly among the legal options as
 `RandomBot` does. A seat counts as updated by change `seq` once it has the delta and, when
 the delta names it in `to`, its own SeatUpdate too: the moment a full client could draw it.
+
+A host may die (the bench's --kill-one): a request that gets no answer goes again, unchanged,
+every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied); a seat
+also follows the room's retained snapshot, which a host that takes the room over publishes at
+once: one newer than what the seat has seen makes it ask for its own snapshot (the decision
+and its options), as does a game that stalls.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from typing import Any, Protocol
@@ -25,8 +32,10 @@ from shared import protocol as p
 from shared.mqtt import MqttError, MqttLink
 from shared.views import PendingView
 
-#: Seconds a lean seat waits for the answer to a request.
-REQUEST_TIMEOUT = 10.0
+#: Seconds a lean seat waits for the answer to a request, re-sending it every RESEND: long
+#: enough for a dead host's rooms to move to another host of a cluster.
+REQUEST_TIMEOUT = 30.0
+RESEND = 2.0
 
 
 class Tally(Protocol):
@@ -35,12 +44,16 @@ class Tally(Protocol):
     errors: Any
     actions: int
     games: int
+    started: int
     sizes: list[int]
     sealed: set[int]
 
     def sending(self, room: str, seq: int) -> None: ...
     def unsent(self, room: str, seq: int, error: str) -> None: ...
     def received(self, room: str, seq: int) -> None: ...
+    def acknowledged(self, room: str, decision: int) -> None: ...
+    def game_on(self, room: str, until: float) -> None: ...
+    def game_off(self, room: str) -> None: ...
 
 
 class Pacer(Protocol):
@@ -107,6 +120,8 @@ class LeanSeat:
         self.options: tuple[Any, ...] = ()
         self.finished = False  # the game is over
         self.wake = asyncio.Event()  # set when the game ends or this seat must decide
+        self.heard = 0.0  # when the room last changed for this seat (perf_counter)
+        self._recovering: asyncio.Task[None] | None = None  # a snapshot asked for
         self._seen = 0  # the last change seq this seat was updated by
         self._deltas: dict[int, p.RoomDelta] = {}  # seq -> delta still waiting for our part
         self._parts: set[int] = set()  # seqs whose SeatUpdate came before the delta
@@ -116,6 +131,8 @@ class LeanSeat:
         await self.link.subscribe(p.outbox_topic(self.cid))
 
     def close(self) -> None:
+        if self._recovering is not None:
+            self._recovering.cancel()
         if self.link is not None:
             self.link.close()
 
@@ -123,26 +140,34 @@ class LeanSeat:
         """A new game: forget the last one, hear the room's deltas."""
         assert self.link is not None
         self.room, self.seat, self.decision, self.options = room, None, None, ()
-        self.finished, self._seen = False, 0
+        self.finished, self._seen, self.heard = False, 0, time.perf_counter()
         self.wake.clear()
         self._deltas.clear()
         self._parts.clear()
         await self.link.subscribe(p.room_topic(room))
+        await self.link.subscribe(p.snapshot_topic(room))
 
     async def request(self, message: p.ClientMessage) -> p.HostReply:
-        """Seal, send, and wait for the answer; RequestError on a refusal or no answer."""
-        assert self.link is not None
+        """Seal, send (again every RESEND seconds), and wait for the answer; RequestError on a
+        refusal or no answer, `applied` when a copy was refused as one the host had applied."""
+        link = self.link
+        assert link is not None
         self._ctr = crypto.next_counter(self._ctr)
         ctr = self._ctr
         box = crypto.seal(self.session.to_host, p.pad(p.encode(message), p.REQUEST_CLASS),
                           p.request_aad(self.cid, ctr))
+        envelope = p.encode(p.Request(v=p.VERSION, pub=self.key.public, ctr=ctr, box=box))
         future: asyncio.Future[p.HostReply] = asyncio.get_running_loop().create_future()
         self._pending[ctr] = future
+        sent = 0
         try:
-            self.link.publish(p.inbox_topic(self.cid),
-                              p.encode(p.Request(v=p.VERSION, pub=self.key.public, ctr=ctr,
-                                                 box=box)))
-            reply = await asyncio.wait_for(future, REQUEST_TIMEOUT)
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                while not future.done():
+                    link.publish(p.inbox_topic(self.cid), envelope)
+                    sent += 1
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(future), RESEND)
+            reply = future.result()
         except TimeoutError:
             raise RequestError("timeout") from None
         except MqttError:
@@ -150,15 +175,22 @@ class LeanSeat:
         finally:
             self._pending.pop(ctr, None)
         if isinstance(reply, p.Error):
-            raise RequestError(reply.code)
+            raise RequestError("applied" if reply.code == "replay" and sent > 1 else reply.code)
         return reply
+
+    async def recover(self) -> None:
+        """Ask for the room's snapshot: the game stalled (see `_on_snapshot`)."""
+        if self.room is not None:
+            with contextlib.suppress(RequestError):
+                await self.request(p.Snapshot(room=self.room))
 
     async def act(self, pacer: Pacer, deadline: float) -> None:
         """Answer the decision in front of us (after the pacer's slot), timing the change."""
         decision, room = self.decision, self.room
-        assert decision is not None and room is not None and self.options
-        action = self.options[self.rng.randrange(len(self.options))]
         self.wake.clear()
+        if decision is None or room is None or not self.options:
+            return  # a snapshot came between the wake and now: nothing for us to do
+        action = self.options[self.rng.randrange(len(self.options))]
         await pacer.wait()
         if time.perf_counter() >= deadline or self.decision is not decision:
             return
@@ -166,13 +198,18 @@ class LeanSeat:
         self.tally.sending(room, seq + 1)
         try:
             await self.request(p.Act(room=room, decision=decision.id, action=action))
-            self.tally.actions += 1
         except RequestError as exc:
-            self.tally.unsent(room, seq + 1, exc.code)
+            if exc.code != "applied":
+                self.tally.unsent(room, seq + 1, exc.code)
+                return
+        self.tally.actions += 1
+        self.tally.acknowledged(room, decision.id)
 
     # --- inbound -----------------------------------------------------------------------------
 
     def _on_message(self, topic: str, payload: bytes) -> None:
+        if not payload:
+            return  # an emptied retained topic (a finished room's snapshot) says nothing
         try:
             envelope = p.decode_outbound(payload)
             if isinstance(envelope, p.Sealed):
@@ -186,11 +223,19 @@ class LeanSeat:
                 if isinstance(message, p.RoomDelta) and message.room == self.room:
                     self.tally.sizes.append(len(payload))
                     self._on_delta(message)
+                elif isinstance(message, p.RoomSnapshot) and message.room == self.room:
+                    if topic == p.snapshot_topic(self.room):
+                        self._on_retained(message)
+                    else:
+                        self._on_snapshot(message)
         except (p.ProtocolError, crypto.CryptoError, ValueError):
             self.tally.errors["bad_message"] += 1
 
     def _on_reply(self, reply: p.HostReply) -> None:
-        if isinstance(reply, p.SeatUpdate) and reply.room == self.room:
+        if isinstance(reply, p.SeatUpdate) and reply.room == self.room and reply.snapshot:
+            self.options = reply.mine.options if reply.mine is not None else ()
+            self._wake_if_mine()
+        elif isinstance(reply, p.SeatUpdate) and reply.room == self.room:
             self.seat = reply.seat
             if reply.mine is not None:
                 self.options = reply.mine.options
@@ -215,14 +260,39 @@ class LeanSeat:
         self._parts.discard(delta.seq)
         self._updated(delta)
 
+    def _on_retained(self, snapshot: p.RoomSnapshot) -> None:
+        """The room's retained snapshot: newer than what we saw, we missed changes (a host
+        died before publishing them): ask for ours."""
+        if 0 < self._seen < snapshot.seq and self._recovering is None:
+            self._recovering = asyncio.get_running_loop().create_task(self.recover())
+            self._recovering.add_done_callback(self._recovered)
+
+    def _recovered(self, task: asyncio.Task[None]) -> None:
+        self._recovering = None
+
+    def _on_snapshot(self, snapshot: p.RoomSnapshot) -> None:
+        """The room as it is (asked for after a stall); our options follow, sealed."""
+        self._seen = max(self._seen, snapshot.seq)
+        for seq in [seq for seq in self._deltas if seq <= snapshot.seq]:
+            del self._deltas[seq]
+        self.decision = snapshot.view.pending if snapshot.view is not None else None
+        if snapshot.info.status == "over":
+            self.finished = True
+            self.wake.set()
+
     def _updated(self, delta: p.RoomDelta) -> None:
         """Change `delta.seq` is complete for this seat."""
         self._seen = max(self._seen, delta.seq)
+        self.heard = time.perf_counter()
         self.tally.received(delta.room, delta.seq)
         if delta.info is not None and delta.info.status == "over":
             self.finished = True
             self.wake.set()
-        elif self.decision is not None and self.decision.seat == self.seat and self.options:
+        else:
+            self._wake_if_mine()
+
+    def _wake_if_mine(self) -> None:
+        if self.decision is not None and self.decision.seat == self.seat and self.options:
             self.wake.set()
 
 
@@ -264,13 +334,21 @@ class LeanTable:
             self.tally.errors[exc.code] += 1
             return False
         self.created += 1
+        self.tally.started += 1
         return True
 
-    async def play(self, deadline: float, grace: float, pacer: Pacer) -> None:
-        """Games back to back until the deadline."""
+    async def play(self, deadline: float, grace: float, pacer: Pacer, stall: float) -> None:
+        """Games back to back until the deadline. `stall`: seconds without a change after
+        which a game in course has stalled."""
         while True:
-            over = await asyncio.gather(*(self._seat(seat, deadline, grace, pacer)
+            room = self.seats[0].room
+            assert room is not None
+            self.tally.game_on(room, deadline)
+            for seat in self.seats:
+                seat.heard = time.perf_counter()
+            over = await asyncio.gather(*(self._seat(seat, deadline, grace, pacer, stall)
                                           for seat in self.seats))
+            self.tally.game_off(room)
             if not all(over):
                 return
             self.tally.games += 1
@@ -278,16 +356,22 @@ class LeanTable:
                 return
 
     @staticmethod
-    async def _seat(seat: LeanSeat, deadline: float, grace: float, pacer: Pacer) -> bool:
+    async def _seat(seat: LeanSeat, deadline: float, grace: float, pacer: Pacer,
+                    stall: float) -> bool:
         """One seat until its game is over (True) or the deadline and the grace pass."""
         while not seat.finished:
-            left = deadline + grace - time.perf_counter()
+            now = time.perf_counter()
+            left = deadline + grace - now
             if left <= 0:
                 return False
+            if now < deadline and now - seat.heard >= stall:
+                seat.heard = now
+                await seat.recover()
+                continue
             try:
-                await asyncio.wait_for(seat.wake.wait(), left)
+                await asyncio.wait_for(seat.wake.wait(), min(left, stall))
             except TimeoutError:
-                return False
+                continue
             if not seat.finished and seat.wake.is_set():
                 if time.perf_counter() >= deadline:
                     seat.wake.clear()
@@ -298,9 +382,10 @@ class LeanTable:
 
 async def lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds: float,
                       tally: Tally, go: Any, pacer: Any, seats: int, grace: float,
-                      setup_at_once: int) -> None:
+                      setup_at_once: int, stall: float) -> None:
     """The tables step with lean seats: connect, seat the first games, then play from `go()`
-    (the shared start) for `seconds`; `pacer(number, start)` paces one table."""
+    (the shared start) for `seconds`; `pacer(number, start)` paces one table; `stall`: see
+    `LeanTable.play`."""
     address = p.parse_broker_url(broker)
     host = await HostKeys.fetch(address, fingerprint)
     everyone = [LeanSeat(host, tally) for _ in range(seats * len(numbers))]
@@ -322,7 +407,8 @@ async def lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds
         await asyncio.gather(*(first_game(table) for table in tables))
         start = await go()
         tally.sizes.clear()
-        await asyncio.gather(*(table.play(start + seconds, grace, pacer(table.number, start))
+        await asyncio.gather(*(table.play(start + seconds, grace, pacer(table.number, start),
+                                          stall)
                                for table in tables))
     finally:
         for seat in everyone:

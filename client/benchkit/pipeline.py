@@ -1,8 +1,8 @@
 """The host pipeline alone: `server.host.Host` in this process, with a `Store` on a temporary
-file, and no broker and no network. Tables of in-host bots play (bot delay 0: each move is
-the next event-loop callback, applied, stored, signed and queued); a task drains the outbox
-as the broker link would; the figure is the actions the host applied per second, on the one
-core this process runs on.
+file (or on the bench's --store, e.g. PostgreSQL), and no broker and no network. Tables of
+in-host bots play (bot delay 0: each move is the next event-loop callback, applied, stored,
+signed and queued); a task drains the outbox as the broker link would; the figure is the
+actions the host applied per second, on the one core this process runs on.
 
 The rooms are created and started by sealed requests through `Host.handle`, as they would
 arrive from the broker. Every seat is a bot, so an action makes one signed public update and
@@ -20,7 +20,7 @@ from pathlib import Path
 from server.host import Host
 from server.ratelimit import RateLimiter
 from server.rooms import Room
-from server.store import Store
+from server.store import Store, open_store
 from shared import crypto
 from shared import protocol as p
 
@@ -75,10 +75,13 @@ async def _publish(host: Host) -> None:
         host.outbox.clear()
 
 
-async def host_actions_per_s(tables: int, seconds: float) -> float:
-    """`tables` tables of bots for `seconds`: the actions the host applied per second."""
+async def host_actions_per_s(tables: int, seconds: float,
+                             store_spec: Path | str | None = None) -> float:
+    """`tables` tables of bots for `seconds`: the actions the host applied per second.
+    `store_spec`: where the host stores them (`open_store`); default a temporary file."""
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "pipeline.sqlite3")
+        store = open_store(store_spec) if store_spec is not None \
+            else Store(Path(tmp) / "pipeline.sqlite3")
         host = Host(store, bot_delay=0.0, rate=1e6, burst=1e6)
         host.creations = RateLimiter(1e9, 1e9)  # the pipeline, not the room policy
         publisher = asyncio.create_task(_publish(host))

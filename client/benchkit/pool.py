@@ -4,10 +4,12 @@ share of a job, start them all at one instant, and merge what they report."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -30,6 +32,9 @@ class TableRun:
     actions: int
     games: int
     errors: Counter[str]  # refusals and timeouts met by the clients, by code
+    started: int  # games started, the first ones included
+    acked: dict[str, list[int]]  # room -> the decisions whose act the host acknowledged
+    pause: float  # seconds: the longest pause of a game in course
 
 
 @dataclass
@@ -66,7 +71,8 @@ class WorkerPool:
                         tb: TracebackType | None) -> None:
         for proc in self.procs:
             if exc_type is not None:
-                proc.kill()
+                with contextlib.suppress(ProcessLookupError):  # it has exited already
+                    proc.kill()
             elif proc.stdin is not None:
                 proc.stdin.close()  # the end of its jobs
         for proc in self.procs:
@@ -86,21 +92,27 @@ class WorkerPool:
         return [ms for result in results for ms in result["welcome_ms"]]
 
     async def tables(self, tables: int, seconds: float, rate: float | None,
-                     lean: bool = True, seats: int = 4) -> TableRun:
+                     lean: bool = True, seats: int = 4,
+                     on_go: Callable[[float], None] | None = None) -> TableRun:
         """`tables` tables of `seats` networked bots, dealt round-robin to the workers;
-        `lean`: lean seats (`client.benchkit.lean`), else the client library's."""
+        `lean`: lean seats (`client.benchkit.lean`), else the client library's. `on_go`: told
+        the instant (`time.time()`) the tables start playing."""
         results = await self._run([
             {"op": "tables", "tables": list(range(i, tables, self.count)), "seconds": seconds,
              "rate": rate, "timed": False, "lean": lean, "seats": seats}
-            for i in range(self.count)])
+            for i in range(self.count)], on_go)
         errors: Counter[str] = Counter()
+        acked: dict[str, list[int]] = {}
         for result in results:
             errors.update(result["errors"])
+            acked |= result["acked"]  # each room is played by one worker
         return TableRun(latencies=[x for r in results for x in r["latencies"]],
                         sizes=[x for r in results for x in r["sizes"]],
                         sealed=sorted({x for r in results for x in r["sealed"]}),
                         actions=sum(r["actions"] for r in results),
-                        games=sum(r["games"] for r in results), errors=errors)
+                        games=sum(r["games"] for r in results), errors=errors,
+                        started=sum(r["started"] for r in results), acked=acked,
+                        pause=max(r["pause"] for r in results))
 
     async def flood(self, rate: float, seconds: float, pace: float) -> FloodRun:
         """The first worker seats one table of networked bots playing at most `pace` actions
@@ -119,17 +131,21 @@ class WorkerPool:
                         answered_ms=asked["answered_ms"], errors=Counter(asked["errors"]),
                         actions=played["actions"], games=played["games"])
 
-    async def _run(self, jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def _run(self, jobs: list[dict[str, Any]],
+                   on_go: Callable[[float], None] | None = None) -> list[dict[str, Any]]:
         """Give each worker its job; once all are ready, start them at one instant."""
         for proc, job in zip(self.procs, jobs, strict=True):
             await self._send(proc, job)
         for proc in self.procs:
             await self._expect(proc, "ready")
-        return await self._start(self.procs)
+        return await self._start(self.procs, on_go)
 
-    async def _start(self, procs: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
-        """Start ready workers at one instant; their results."""
+    async def _start(self, procs: list[asyncio.subprocess.Process],
+                     on_go: Callable[[float], None] | None = None) -> list[dict[str, Any]]:
+        """Start ready workers at one instant (told to `on_go`); their results."""
         go = time.time() + START_MARGIN
+        if on_go is not None:
+            on_go(go)
         for proc in procs:
             await self._send(proc, {"go": go})
         return [await self._expect(proc, "result") for proc in procs]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -67,6 +68,10 @@ SETUP_AT_ONCE = 20
 #: A request that fails with one of these got no answer from the host (`Remote.request`);
 #: any other code is the host's answer, a refusal.
 UNANSWERED = {"unreachable", "disconnected"}
+#: A game in course that updates no seat for this many seconds (plus two pacer intervals) has
+#: stalled: a host died with the room. The seats ask for a snapshot (again at each stall),
+#: which reaches the room's new host once it has taken the room over.
+STALL = 5.0
 
 #: What a seat reads of one update: room, seq, room info, the seat's view (None before a game).
 Seen = tuple[str, int, p.RoomInfo, TableView | None]
@@ -90,9 +95,28 @@ class Tally:
         self.sealed: set[int] = set()  # the lengths of sealed messages seen
         self.actions = 0
         self.games = 0
+        self.started = 0  # games started, the first ones (seated before the go) included
+        self.acked: dict[str, list[int]] = {}  # room -> the decisions whose act was acknowledged
+        self.pause = 0.0  # the longest pause of a game in course, in seconds
         self.errors: Counter[str] = Counter()
         self._sent: dict[tuple[str, int], float] = {}  # (room, seq it will make) -> sent at
         self._seen: dict[tuple[str, int], int] = {}  # (room, seq) -> seats that have it
+        self._last: dict[str, float] = {}  # room in course -> when it last updated a seat
+        self._until = float("inf")  # pauses are measured up to here: the deadline
+
+    def game_on(self, room: str, until: float) -> None:
+        """The room's game is in course from now: time its pauses, up to `until`."""
+        self._last[room] = time.perf_counter()
+        self._until = until
+
+    def game_off(self, room: str) -> None:
+        """The room's game is over, or play has ended: its last pause runs to now."""
+        last = self._last.pop(room, None)
+        if last is not None:
+            self.pause = max(self.pause, min(time.perf_counter(), self._until) - last)
+
+    def acknowledged(self, room: str, decision: int) -> None:
+        self.acked.setdefault(room, []).append(decision)
 
     def sending(self, room: str, seq: int) -> None:
         self._sent[(room, seq)] = time.perf_counter()
@@ -102,6 +126,11 @@ class Tally:
         self.errors[error] += 1
 
     def received(self, room: str, seq: int) -> None:
+        now = time.perf_counter()
+        last = self._last.get(room)
+        if last is not None and now <= self._until:
+            self.pause = max(self.pause, now - last)
+            self._last[room] = now
         key = (room, seq)
         count = self._seen.get(key, 0) + 1
         if count < self.seats:
@@ -115,7 +144,8 @@ class Tally:
     def result(self) -> dict[str, Any]:
         return {"latencies": [round(x) for x in self.latencies], "sizes": self.sizes,
                 "sealed": sorted(self.sealed),
-                "actions": self.actions, "games": self.games, "errors": dict(self.errors)}
+                "actions": self.actions, "games": self.games, "started": self.started,
+                "acked": self.acked, "pause": self.pause, "errors": dict(self.errors)}
 
 
 @dataclass
@@ -234,6 +264,7 @@ class _Table:
             return False
         self.room = info.id
         self.created += 1
+        self.tally.started += 1
         return True
 
     async def play(self, deadline: float, pacer: _Pacer) -> None:
@@ -241,8 +272,10 @@ class _Table:
         (its seats go offline when the worker disconnects)."""
         while self.room is not None:
             room = self.room
+            self.tally.game_on(room, deadline)
             over = await asyncio.gather(*(self._seat(i, room, deadline, pacer)
                                           for i in range(len(self.remotes))))
+            self.tally.game_off(room)
             if not all(over):
                 return
             self.tally.games += 1
@@ -253,14 +286,19 @@ class _Table:
         """One seat until its game is over (True) or the deadline and the grace pass."""
         remote, inbox, bot = self.remotes[index], self.inboxes[index], RandomBot(index)
         answered: int | None = None
+        stall = STALL + 2 * pacer.interval
         while True:
             left = deadline + GRACE - time.perf_counter()
             if left <= 0:
                 return False
             try:
-                seen_room, seq, info, view = await asyncio.wait_for(inbox.get(), left)
+                seen_room, seq, info, view = await asyncio.wait_for(inbox.get(),
+                                                                     min(left, stall))
             except TimeoutError:
-                return False
+                if time.perf_counter() < deadline:
+                    with contextlib.suppress(RemoteError):
+                        await remote.snapshot(room)
+                continue
             if seen_room != room:
                 continue
             self.tally.received(room, seq)
@@ -274,14 +312,19 @@ class _Table:
             if time.perf_counter() >= deadline:
                 continue
             self.tally.sending(room, seq + 1)
+            decision = view.pending.id
             try:
-                await remote.act(room, view.pending.id, bot.choose(view))
-                self.tally.actions += 1
-                answered = view.pending.id
+                await remote.act(room, decision, bot.choose(view))
             except RemoteError as exc:
-                self.tally.unsent(room, seq + 1, exc.code)
+                if exc.code != "applied":  # applied, though its answer was lost
+                    self.tally.unsent(room, seq + 1, exc.code)
+                    continue
             except TimeoutError:
                 self.tally.unsent(room, seq + 1, "timeout")
+                continue
+            self.tally.actions += 1
+            self.tally.acknowledged(room, decision)
+            answered = decision
 
     def close(self) -> None:
         for reader in self.readers:
@@ -343,7 +386,8 @@ async def _lean_tables(broker: str, fingerprint: str, numbers: list[int], second
     tally = Tally(seats)
     await lean_tables(broker, fingerprint, numbers, seconds, tally, _go,
                       lambda number, start: _Pacer(rate, start, random.Random(number)),
-                      seats=seats, grace=GRACE, setup_at_once=SETUP_AT_ONCE)
+                      seats=seats, grace=GRACE, setup_at_once=SETUP_AT_ONCE,
+                      stall=STALL + (2 / rate if rate else 0.0))
     return tally.result()
 
 

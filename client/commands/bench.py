@@ -2,7 +2,11 @@
 
 The host runs as `bang host` in a process of its own (with the embedded amqtt broker in it
 unless --broker names one) and the load comes from other processes, so that what the host
-process spends and holds is the host's own cost.
+process spends and holds is the host's own cost. It keeps its rooms in a SQLite file of its
+own, or in --store (a postgresql:// URL: use a database of its own, as the bench fills it).
+With --hosts N, each host step runs N host processes as one cluster (`bang host --cluster
+bench-<random>`) on --broker (an external one: the embedded broker has no shared
+subscriptions) and --store (PostgreSQL); the clients cannot tell the hosts apart.
 
 1. broker_rtt: one client publishes and receives its own 300-byte messages (QoS 1); no host.
 2. connect (only with --connect N): N fresh client identities connect, spread over the
@@ -13,7 +17,14 @@ process spends and holds is the host's own cost.
    fast as it can or at most --rate actions per second. Measured: the time from a client
    sending its action to the last seat of its table receiving the resulting update, the size
    of the payloads the clients receive, the games finished and the actions per second of all
-   tables together.
+   tables together. games_started: the games the tables started (the first ones, seated
+   before the clock starts, included); games_finished: those that ended; the others were in
+   course at the end. failover_s: the longest pause a game in course saw (the largest gap
+   between consecutive updates to a table's seats, or from the last one to the end). With
+   --kill-one, one host process is killed with SIGKILL a third of the way through --seconds:
+   its rooms must move to the other hosts. A request that gets no answer is re-sent, and a
+   game silent for 5 s is asked for a snapshot. lost_actions: the actions whose `act` the
+   host acknowledged that the store does not hold afterwards (it must be 0).
    With --clients lean (the default) each seat is a lean bot (`client.benchkit.lean`): it
    checks every signature and opens every sealed message, as any client must, but builds no
    view and speaks MQTT without paho, so that a thousand tables of load fit beside the host
@@ -56,11 +67,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from client.commands.host import store_spec
+
 if TYPE_CHECKING:
-    from client.benchkit.hostproc import HostProcess
+    from client.benchkit.hosts import HostGroup, HostSetup
     from client.benchkit.pool import FloodRun
     from client.net.remote import Remote
     from server.store import Store
@@ -72,6 +86,9 @@ EXAMPLES = """examples:
   bang bench relay --broker mqtt://127.0.0.1:1883 --connect 3000
   bang bench relay --broker mqtt://127.0.0.1:1883 --connect 3000 --connect-window 10
   bang bench relay --broker mqtt://127.0.0.1:1883 --tables 1 --flood 1000 --json
+  bang bench relay --store postgresql://bang:PW@127.0.0.1/bench --json
+  bang bench relay --broker mqtt://127.0.0.1:1883 --store postgresql://bang:PW@127.0.0.1/bench \
+      --hosts 3 --kill-one --tables 30 --seconds 30 --json
 """
 
 #: How long the host-bot creators may take to connect.
@@ -83,6 +100,7 @@ BUSY_RETRY = 1.0
 #: Actions a second at the honest table of the flood step: a quick human table, far inside
 #: the host's budgets, so that what it meets is the flood's doing.
 FLOOD_PACE = 2.0
+KILL_ONE_ALONE = "--kill-one needs --hosts 2 or more: another host must take the rooms over"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,6 +140,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "on the broker (default: no flood)")
     relay.add_argument("--pings", type=int, default=1000,
                        help="broker round trips to time (default 1000)")
+    relay.add_argument("--store", type=store_spec, metavar="PATH|URL",
+                       help="the hosts' store: a SQLite file or postgresql://… (default: a "
+                       "SQLite file of the bench's own for each host step)")
+    relay.add_argument("--hosts", type=int, metavar="N",
+                       help="N host processes as one cluster (needs --broker and --store "
+                       "postgresql://…); default: one host on its own")
+    relay.add_argument("--kill-one", action="store_true",
+                       help="with --hosts: SIGKILL one host a third of the way through the "
+                       "tables' --seconds")
     relay.add_argument("--json", action="store_true", help="one JSON object on stdout")
     relay.set_defaults(func=run)
 
@@ -130,15 +157,17 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from client.benchkit import BenchError
+    from client.benchkit.hosts import HostSetup
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    problem = _check(args)
+    problem = _check(args) or _store_problem(args.store)
     if problem:
         print(f"bang bench relay: {problem}", file=sys.stderr)
         return 2
     workers = args.workers or min(os.cpu_count() or 1, args.tables)
+    hosts = HostSetup(args.broker, args.store, args.hosts, args.kill_one)
     try:
-        result = asyncio.run(relay(args.broker, args.tables, args.seconds, args.pings,
+        result = asyncio.run(relay(hosts, args.tables, args.seconds, args.pings,
                                    args.rate, workers, args.connect,
                                    args.connect_window or 0.0, args.flood, args.clients,
                                    args.seats))
@@ -171,6 +200,37 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--connect-window needs --connect"
     if args.flood is not None and not 0 < args.flood < math.inf:
         return "--flood must be a positive number of messages per second"
+    return _check_hosts(args)
+
+
+def _check_hosts(args: argparse.Namespace) -> str | None:
+    """The cluster flags: what is wrong with them, in one line."""
+    from server.store import POSTGRES_SCHEMES
+
+    if args.hosts is None:
+        return KILL_ONE_ALONE if args.kill_one else None
+    if args.hosts < 1:
+        return "--hosts must be positive"
+    if args.broker is None:
+        return ("--hosts needs --broker: an external broker with shared subscriptions "
+                "(Mosquitto 2, EMQX); the embedded one has none")
+    if not str(args.store or "").startswith(POSTGRES_SCHEMES):
+        return "--hosts needs --store postgresql://…: the hosts share their rooms there"
+    if args.kill_one and args.hosts < 2:
+        return KILL_ONE_ALONE
+    return None
+
+
+def _store_problem(spec: Path | str | None) -> str | None:
+    """Why --store cannot be opened, in one line; None when it can (or is not given)."""
+    from server.store import StoreUnavailable, open_store
+
+    if spec is None:
+        return None
+    try:
+        open_store(spec).close()
+    except StoreUnavailable as exc:
+        return str(exc)
     return None
 
 
@@ -179,31 +239,34 @@ def _pct(values: list[float], q: float) -> int:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))]) if ordered else 0
 
 
-async def relay(broker: str | None, tables: int, seconds: float, pings: int,
+async def relay(hosts: HostSetup, tables: int, seconds: float, pings: int,
                 rate: float | None, workers: int, connect: int | None,
                 connect_window: float = 0.0, flood: float | None = None,
                 clients: str = "lean", seats: int = 4) -> dict[str, Any]:
-    from client.benchkit.hostproc import HostProcess
+    from client.benchkit.audit import lost_actions
     from client.benchkit.pipeline import host_actions_per_s
     from client.benchkit.pool import WorkerPool
     from shared import protocol as p
 
     _raise_fd_limit()
     with tempfile.TemporaryDirectory() as tmp:
-        async with HostProcess(broker, _mkdir(Path(tmp) / "tables")) as host:
-            rtt = await _broker_rtt(p.parse_broker_url(host.url), pings)
-            async with WorkerPool(workers, host.url, host.fingerprint) as pool:
+        async with hosts.group(_mkdir(Path(tmp) / "tables")) as group:
+            rtt = await _broker_rtt(p.parse_broker_url(group.url), pings)
+            async with WorkerPool(workers, group.url, group.fingerprint) as pool:
                 welcomes = await pool.connect(connect, connect_window) if connect else []
                 played = await pool.tables(tables, seconds, rate, lean=clients == "lean",
-                                           seats=seats)
-            rss = host.peak_rss_mb()
-        async with HostProcess(broker, _mkdir(Path(tmp) / "bots")) as host:
-            bot_tables, bot_rate, bot_errors = await _host_bot_tables(host, tables, seconds)
-        flooded = await _flood(broker, _mkdir(Path(tmp) / "flood"), flood, seconds) \
+                                           seats=seats, on_go=_killer(group, hosts, seconds))
+            rss = group.peak_rss_mb()
+            lost = lost_actions(group.store, played.acked)
+        async with hosts.group(_mkdir(Path(tmp) / "bots")) as group:
+            bot_tables, bot_rate, bot_errors = await _host_bot_tables(group, tables, seconds)
+        flooded = await _flood(hosts, _mkdir(Path(tmp) / "flood"), flood, seconds) \
             if flood else None
-    pipeline = await host_actions_per_s(tables, seconds)
+    pipeline = await host_actions_per_s(tables, seconds, hosts.store)
     result: dict[str, Any] = {
-        "broker": "embedded amqtt" if broker is None else broker,
+        "broker": "embedded amqtt" if hosts.broker is None else hosts.broker,
+        "store": "sqlite" if hosts.store is None else _store_kind(hosts.store),
+        "hosts": hosts.count or 1,
         "broker_rtt_p50_us": _pct(rtt, 0.5),
         "broker_rtt_p99_us": _pct(rtt, 0.99),
         "update_p50_us": _pct(played.latencies, 0.5),
@@ -214,7 +277,10 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
         "tables": tables,
         "clients": clients,
         "seats": seats,
+        "games_started": played.started,
         "games_finished": played.games,
+        "failover_s": round(played.pause, 2),
+        "lost_actions": lost,
         "actions_per_s": round(played.actions / seconds, 1),
         "host_bot_tables": bot_tables,
         "host_bot_actions_per_s": round(bot_rate, 1),
@@ -234,13 +300,29 @@ async def relay(broker: str | None, tables: int, seconds: float, pings: int,
     return result
 
 
-async def _flood(broker: str | None, workdir: Path, rate: float, seconds: float) -> FloodRun:
-    """Step 6: an honest table under a junk flood, on a host process of its own."""
-    from client.benchkit.hostproc import HostProcess
+def _killer(group: HostGroup, hosts: HostSetup, seconds: float) -> Callable[[float], None]:
+    """What the tables' start does: with --kill-one, arm the kill for a third of the way."""
+
+    def arm(go: float) -> None:
+        if hosts.kill_one:
+            delay = go - time.time() + seconds / 3
+            asyncio.get_running_loop().call_later(max(0.0, delay), group.kill_one)
+
+    return arm
+
+
+def _store_kind(spec: Path | str) -> str:
+    from server.store import POSTGRES_SCHEMES
+
+    return "postgresql" if str(spec).startswith(POSTGRES_SCHEMES) else "sqlite"
+
+
+async def _flood(hosts: HostSetup, workdir: Path, rate: float, seconds: float) -> FloodRun:
+    """Step 6: an honest table under a junk flood, on a host process (or cluster) of its own."""
     from client.benchkit.pool import WorkerPool
 
-    async with HostProcess(broker, workdir) as host, \
-            WorkerPool(2, host.url, host.fingerprint) as pool:
+    async with hosts.group(workdir) as group, \
+            WorkerPool(2, group.url, group.fingerprint) as pool:
         return await pool.flood(rate, seconds, FLOOD_PACE)
 
 
@@ -287,7 +369,7 @@ async def _broker_rtt(address: Any, pings: int) -> list[float]:
     return out
 
 
-async def _host_bot_tables(host: HostProcess, tables: int,
+async def _host_bot_tables(host: HostGroup, tables: int,
                            seconds: float) -> tuple[int, float, Counter[str]]:
     """The host alone: `tables` rooms of 4 in-host bots, each followed by a new one when its
     game ends, for `seconds`. Returns the tables the host accepted, the actions per second
@@ -295,7 +377,7 @@ async def _host_bot_tables(host: HostProcess, tables: int,
     client has to watch them."""
     from client.benchkit import BenchError
     from client.benchkit.remote import BenchRemote
-    from server.store import Store
+    from server.store import open_store
     from shared import crypto
 
     creators = [BenchRemote(host.url, config_dir=host.workdir, key=crypto.ClientKey.generate(),
@@ -305,7 +387,7 @@ async def _host_bot_tables(host: HostProcess, tables: int,
         await remote.__aenter__()
     rooms: list[list[str]] = [[] for _ in creators]
     errors: Counter[str] = Counter()
-    store = Store(host.data)
+    store = open_store(host.store)
     try:
         try:
             await asyncio.gather(*(r.wait_connected(SETUP_TIMEOUT) for r in creators))

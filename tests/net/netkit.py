@@ -4,9 +4,12 @@ broker inside the test's event loop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,9 +20,26 @@ from server.host import Host
 from server.store import Store
 from shared import protocol as p
 
+ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
 )
+
+
+def bench_relay(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`bang bench relay --json` (short: 2 tables, 1.5 s, 20 pings, unless `args` say
+    otherwise), in a process group of its own, so that a timeout also ends the hosts and the
+    workers it started."""
+    argv = [sys.executable, "-m", "client.cli", "bench", "relay", "--json", "--seconds", "1.5",
+            "--pings", "20", "--tables", "2", *args]
+    with subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def free_port() -> int:

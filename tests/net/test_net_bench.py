@@ -4,23 +4,18 @@ prints every figure. The values are not judged: they depend on the machine."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from netkit import MOSQUITTO
+from netkit import MOSQUITTO, bench_relay
 
 from shared import protocol as p
 
-ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "update_p99_us",
         "updates_timed", "bytes_per_update_median", "tables", "games_finished",
         "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
         "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes",
-        "clients", "seats"}
+        "clients", "seats", "store", "hosts", "games_started", "failover_s",
+        "lost_actions"}
 CONNECT_KEYS = {"connect_clients", "connect_window_s", "connect_welcomed", "connect_p50_ms",
                 "connect_p99_ms"}
 FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answered",
@@ -28,23 +23,8 @@ FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answere
               "flood_errors"}
 
 
-def bench(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run the bench in a process group of its own, so that a timeout also ends the host and
-    the workers it started."""
-    argv = [sys.executable, "-m", "client.cli", "bench", "relay", "--json", "--seconds", "1.5",
-            "--pings", "20", "--tables", "2", *args]
-    with subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, start_new_session=True) as proc:
-        try:
-            out, err = proc.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
-
-
 def figures(*args: str) -> dict:
-    out = bench(*args)
+    out = bench_relay(*args)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -102,8 +82,20 @@ def test_bench_relay_mosquitto_under_a_flood_with_a_connect_window(mosquitto) ->
     (["--flood", "0"], "--flood"),
     (["--flood", "-1000"], "--flood"),
     (["--seats", "8"], "--seats"),
+    (["--hosts", "2"], "--broker"),
+    (["--hosts", "2", "--broker", "mqtt://127.0.0.1:1"], "--store postgresql://"),
+    (["--hosts", "0", "--broker", "mqtt://127.0.0.1:1"], "--hosts"),
+    (["--kill-one"], "--kill-one"),
+    (["--store", "redis://127.0.0.1/0"], "postgresql://"),
 ])
 def test_bench_relay_refuses_a_bad_flag_in_one_line(flags: list[str], named: str) -> None:
-    out = bench(*flags)
+    out = bench_relay(*flags)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.strip().count("\n") == 0 and named in out.stderr
+
+
+def test_bench_relay_with_its_host_on_postgresql(pg_url: str) -> None:
+    result = figures("--store", pg_url, "--tables", "1")
+    assert result.keys() == KEYS and result["store"] == "postgresql" and result["hosts"] == 1
+    assert result["actions_per_s"] > 0 and result["host_actions_per_s"] > 0
+    assert result["lost_actions"] == 0
