@@ -16,6 +16,9 @@ broker (../docs/HOSTING.md, "Scaling").
   so a request replayed to another host is refused there too.
 - Notes between hosts (a client greeted by one host is online in the rooms another runs, or
   has gone) are signed with the hosts' shared key.
+- One `link`: the hosts announce the same `link` in their HostHello (kept in the store). It
+  changes when a host (re)connects or another host is found gone, and a client re-sends its
+  unanswered requests and greets again when it changes, as after a single host's restart.
 
 Clocks: leases and the signed messages' counters use the wall clock, so the machines of a
 cluster keep theirs synchronized (NTP).

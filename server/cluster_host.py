@@ -39,6 +39,16 @@ class ClusterHost(Host):
     def chores(self) -> list[tuple[float, Callable[[], None]]]:
         return [*super().chores(), (c.CHECK, self.cluster_tick)]
 
+    def announce(self) -> None:
+        """This host (re)connected: its new `link` becomes every host's, so that clients
+        re-send what may have been lost with it, and greet again."""
+        super().announce()
+        self._share_link()
+
+    def _share_link(self) -> None:
+        self.store.set_cluster_link(self._link)
+        self.store.commit()
+
     def will(self) -> tuple[str, bytes]:
         return self.cluster.gone_topic, c.gone(self.keys, self.cluster.host_id)
 
@@ -98,6 +108,10 @@ class ClusterHost(Host):
         self.flush()  # what this host wrote is durable before it says it still holds rooms
         held = self.store.renew(me, self.cluster.lease_until())
         self.store.commit()
+        link = self.store.cluster_link()
+        if link and link != self._link:  # another host announced itself: the same link here
+            self._link = link
+            self.publish_hello()
         for room_id in [r for r in self.rooms if r not in held]:
             self._lost(room_id)
         adopted = self._adopt(self.store.orphans(c.now_ms()))
@@ -119,6 +133,9 @@ class ClusterHost(Host):
         log.warning("cluster %s: host %s is gone", self.cluster.group, host_id)
         self.store.expire(host_id)
         self.store.commit()
+        self._link = self._next_n()  # its requests in flight are lost: clients re-send them
+        self._share_link()
+        self.publish_hello()
         self.cluster_tick()
         now = time.monotonic()
         again = [item for item in self._in_flight if item[1] == host_id and

@@ -136,6 +136,14 @@ class Store:
         """Rooms whose lease nobody holds at `now`."""
         return self.tables.orphans(now)
 
+    def cluster_link(self) -> int:
+        """The `link` every host of a cluster announces (0: none yet)."""
+        stored = self.tables.meta("cluster_link")
+        return int(stored.decode()) if stored else 0
+
+    def set_cluster_link(self, link: int) -> None:
+        self.tables.put_meta("cluster_link", str(link).encode())
+
     def seats_of(self, cid: str) -> list[tuple[str, int]]:
         """(room, seat) of every room where the client sits, whichever host runs it."""
         return self.tables.seats_of(cid)

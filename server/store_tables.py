@@ -111,6 +111,10 @@ class Tables(ABC):
         rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
         return rows[0][0] if rows else None
 
+    def put_meta(self, key: str, value: bytes) -> None:
+        self._write("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) "
+                    "DO UPDATE SET value = excluded.value", (key, value))
+
     def add_meta(self, key: str, value: bytes) -> None:
         """Store `value` unless the key has one already."""
         self._write("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",

@@ -152,3 +152,18 @@ async def test_hostile_messages_on_every_topic_of_a_cluster_change_nothing(pair,
     assert second.store.orphans(c.now_ms()) == []  # no lease or room for a made-up name
     leases = second.store.tables._run("SELECT COUNT(*) FROM leases")[0][0]
     assert leases == 1
+
+
+async def test_the_hosts_announce_one_link_which_changes_when_a_host_goes(pair) -> None:
+    """Clients re-send unanswered requests when the host's `link` changes: every host of a
+    cluster announces the same one, and a host found gone changes it."""
+    first, second = pair
+    first.announce()
+    second.cluster_tick()
+    assert second._link == first._link == first.store.cluster_link()
+    before = first._link
+    second.handle(second.cluster.gone_topic, c.gone(first.keys, first.cluster.host_id))
+    assert second._link != before and second.store.cluster_link() == second._link
+    hellos = [item for item in Bus.of(second).pump() if item.topic == p.HOST_TOPIC]
+    signed = p.decode_outbound(hellos[-1].payload)
+    assert p.decode_public(signed.body).link == second._link
