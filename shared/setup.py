@@ -17,6 +17,7 @@ class HighNoonOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     next_hidden: bool = False  # 1: the next event is not shown
     doctor_heals_wounded: bool = False  # 4: the fewest life points among the wounded
     thirst_draws_one: bool = False  # 5: under Thirst everyone draws exactly 1
+    ghost_draw_plus_one: bool = False  # 6: a ghost draws one card more than it would (Pixie 4)
     ghost_cards_to_vulture: bool = False  # 8: a ghost's cards go to Vulture Sam
     suits_in_draws_only: bool = False  # 9: Blessing and Curse change only the "draw!"s
     hangover_keeps_drawbacks: bool = False  # 10: Big Spencer still may not play Missed!

@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rulings", type=rulings, default=None, metavar="LIST",
                         help="with --expansions high_noon: how its disputed rulings go, "
                         "comma-separated: bonus, event_limit=N, next_hidden, "
-                        "doctor_heals_wounded, thirst_draws_one, ghost_cards_to_vulture, "
+                        "doctor_heals_wounded, thirst_draws_one, ghost_draw_plus_one, "
+                        "ghost_cards_to_vulture, "
                         "suits_in_draws_only, "
                         "hangover_keeps_drawbacks, sermon_blocks_bang_as_missed, "
                         "no_three_players (docs/REPLAY.md says what each does)")

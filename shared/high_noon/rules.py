@@ -73,9 +73,9 @@ class HighNoonRules(Rulebook):
 
     def draw_count(self, state: GameState, seat: int) -> int:
         s = _hn(state)
-        if s.ghost == seat:  # a ghost draws 3 instead of 2 (Pixie Pete already draws 3)
-            return 3
         count = super().draw_count(state, seat)
+        if s.ghost == seat:  # 3 instead of 2 (by default Pixie Pete's 3 already are)
+            return count + 1 if s.options.ghost_draw_plus_one else max(count, 3)
         if s.event_active == "thirst":
             return 1 if s.options.thirst_draws_one else count - 1
         return count

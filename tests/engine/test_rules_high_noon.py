@@ -162,6 +162,16 @@ def test_ghost_town_the_dead_play_a_turn_as_ghosts() -> None:
     assert t.state.turn == 2
 
 
+@pytest.mark.parametrize("plus_one, drawn", [(False, 3), (True, 4)])
+def test_ghost_town_option_pixie_pete_draws_one_more_as_a_ghost(plus_one: bool,
+                                                                drawn: int) -> None:
+    t = Table([None, "pixie_pete", None, None], event_active="ghost_town", eliminated={1},
+              deck=["Beer 6♥", "Beer 7♥", "Beer 8♥", "Beer 9♥"], turn=0,
+              high_noon=HighNoonOptions(ghost_draw_plus_one=plus_one))
+    t.act(0, "end_turn")
+    assert len(t.hand(1)) == drawn
+
+
 def test_ghost_town_a_ghost_cannot_die() -> None:
     t = Table([None, PLAIN, None, None], event_active="ghost_town", eliminated={1},
               hands={3: ["BANG! Q♥"]}, deck=["Duel Q♦", "Beer 6♥", "Beer 7♥"], turn=0)
