@@ -49,18 +49,20 @@ def cluster(tmp_path: Path, pg_url: str):
     mosquitto = MosquittoProcess(tmp_path)
     mosquitto.start()
     logs = [tmp_path / f"host{i}.log" for i in range(2)]
-    hosts = [start_host(mosquitto.url, pg_url, log) for log in logs]
-    ids = host_ids(logs)
-    yield mosquitto.url, pg_url, hosts, ids, logs
-    for host in hosts:
-        if host.poll() is None:
-            host.send_signal(signal.SIGTERM)
-            try:
-                host.wait(15)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                host.wait()
-    mosquitto.stop()
+    hosts: list[subprocess.Popen[bytes]] = []
+    try:  # nothing is left running, even when a host does not start
+        hosts += [start_host(mosquitto.url, pg_url, log) for log in logs]
+        yield mosquitto.url, pg_url, hosts, host_ids(logs), logs
+    finally:
+        for host in hosts:
+            if host.poll() is None:
+                host.send_signal(signal.SIGTERM)
+                try:
+                    host.wait(15)
+                except subprocess.TimeoutExpired:
+                    host.kill()
+                    host.wait()
+        mosquitto.stop()
 
 
 async def test_rooms_spread_over_the_hosts_and_each_is_reached_through_any(
