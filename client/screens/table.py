@@ -620,8 +620,13 @@ class TableScreen(Screen[None]):
         """Footer keys only when they can do something."""
         if action == "results":
             return self.view is not None and self.view.winner is not None
-        if action == "end_turn":
-            return any(a.kind == "end_turn" for a in self.my_options)
+        if action == "end_turn":  # dimmed when it cannot (the footer keeps its keys and
+            if any(a.kind == "end_turn" for a in self.my_options):  # redraws in one frame);
+                return True  # gone for someone out of the game or watching
+            view = self.view
+            seated = view is not None and view.viewer is not None and \
+                view.players[view.viewer].alive and view.winner is None
+            return None if seated else False
         if action == "not_mine":
             return not any(a.kind == "end_turn" for a in self.my_options)
         if action == "lobby":

@@ -48,11 +48,29 @@ class KeyFooter(Footer):
         old, new = self._specs, self._keys(screen)
         if self._bindings_ready and new is not None and new == old:
             return
+        if self._bindings_ready and old is not None and new is not None and \
+                self._restyle(old, new):
+            self._specs = new
+            return
         self._specs = new
         if self._bindings_ready and old is not None and new is not None:
             self.call_later(self._change, old, new)  # here, where the keys bind to `compact`
         else:
             super().bindings_changed(screen)
+
+    def _restyle(self, old: list[Spec], new: list[Spec]) -> bool:
+        """When only keys' enabled states (and tooltips) changed: set them on the keys shown,
+        now, in this frame (nothing is mounted or laid out). Whether that was the change."""
+        children = list(self.children)
+        if len(old) != len(new) or len(children) != len(new) or \
+                any(a[:4] != b[:4] or a[6] != b[6] for a, b in zip(old, new, strict=True)) or \
+                not all(isinstance(c, FooterKey) for c in children):
+            return False
+        for child, was, now in zip(children, old, new, strict=True):
+            if was != now:  # dimmed as Footer draws a disabled key (a click still presses it)
+                child.set_class(now[4], "-disabled")
+                child.tooltip = now[5]
+        return True
 
     async def _change(self, old: list[Spec], new: list[Spec]) -> None:
         """Mount or remove the one key that differs, or rebuild when that is not the change."""
