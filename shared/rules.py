@@ -31,11 +31,11 @@ def alive_count(state: GameState) -> int:
     return sum(1 for p in state.players if p.alive)
 
 
-def next_alive(state: GameState, seat: int) -> int:
-    """The next living player clockwise (to the left) of `seat`."""
+def next_alive(state: GameState, seat: int, step: int = 1) -> int:
+    """The next living player clockwise (to the left) of `seat`; `step=-1`: counter-clockwise."""
     n = len(state.players)
-    for step in range(1, n + 1):
-        candidate = (seat + step) % n
+    for i in range(1, n + 1):
+        candidate = (seat + i * step) % n
         if state.players[candidate].alive:
             return candidate
     return seat

@@ -236,18 +236,7 @@ class EngineCore:
         p = s.players[seat]
         p.alive = False
         self.emit("eliminated", seat=seat, target=killer, role=role_code(p.role))
-        left = p.hand + p.in_play
-        p.hand, p.in_play = [], []
-        vulture = next((q for q in s.players
-                        if q.alive and has_ability(s, q.seat, "vulture_sam")), None)
-        if left:
-            if vulture is not None:
-                vulture.hand.extend(left)
-                self.emit("vulture", seat=vulture.seat, target=seat, cards=tuple(left),
-                          count=len(left), private_to=(vulture.seat,))
-            else:
-                s.discard.extend(left)
-                self.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
+        self.give_up_cards(seat)
         if self.check_game_over(seat, killer):
             return
         if killer is None or killer == seat or not s.players[killer].alive:
@@ -260,6 +249,25 @@ class EngineCore:
             sheriff.hand, sheriff.in_play = [], []
             s.discard.extend(lost)
             self.emit("penalty", seat=killer, cards=tuple(lost), count=len(lost))
+
+    def give_up_cards(self, seat: int, to_vulture: bool = True) -> None:
+        """Everything `seat` holds leaves it, its player being out: into Vulture Sam's hand
+        (unless `to_vulture` is false), or onto the discard pile."""
+        s = self.s
+        p = s.players[seat]
+        left = p.hand + p.in_play
+        if not left:
+            return
+        p.hand, p.in_play = [], []
+        vulture = next((q for q in s.players
+                        if q.alive and has_ability(s, q.seat, "vulture_sam")), None)
+        if vulture is not None and to_vulture:
+            vulture.hand.extend(left)
+            self.emit("vulture", seat=vulture.seat, target=seat, cards=tuple(left),
+                      count=len(left), private_to=(vulture.seat,))
+        else:
+            s.discard.extend(left)
+            self.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
 
     def check_game_over(self, dead: int, killer: int | None) -> bool:
         s = self.s

@@ -16,6 +16,7 @@ from shared.high_noon.cards import EVENT_CARDS, FINAL, EventCardKey
 from shared.model import Action, Decision, EventFrame, GameState
 from shared.roles import SHERIFF, SIDE_3P
 from shared.rulebook import Rulebook
+from shared.rules import next_alive, seats_from
 from shared.setup import HighNoonOptions
 
 if TYPE_CHECKING:
@@ -57,8 +58,8 @@ class HighNoonRules(Rulebook):
     def has_ability(self, state: GameState, seat: int, character: str) -> bool:
         if _hn(state).event_active == "hangover":  # every character is a plain one
             return (_hn(state).options.hangover_keeps_drawbacks and character == "big_spencer"
-                    and state.players[seat].character == character)
-        return state.players[seat].character == character
+                    and super().has_ability(state, seat, character))
+        return super().has_ability(state, seat, character)
 
     def suit_of(self, state: GameState, card: int, draw: bool = False) -> str:
         s = _hn(state)
@@ -106,15 +107,10 @@ class HighNoonRules(Rulebook):
 
     def next_turn(self, state: GameState, seat: int) -> int:
         active = _hn(state).event_active
-        n = len(state.players)
         if active == "ghost_town":  # the eliminated come back at their turn
-            return (seat + 1) % n
+            return (seat + 1) % len(state.players)
         if active == "gold_rush":  # counter-clockwise for the round
-            for step in range(1, n + 1):
-                candidate = (seat - step) % n
-                if state.players[candidate].alive:
-                    return candidate
-            return seat
+            return next_alive(state, seat, step=-1)
         return super().next_turn(state, seat)
 
     # --- the round and the turn --------------------------------------------------------
@@ -129,7 +125,7 @@ class HighNoonRules(Rulebook):
         s.event_active = card
         engine.emit("event_flip", seat=seat, event_card=card, count=len(s.event_deck))
         if card == "the_daltons":
-            order = [q for q in _clockwise_from(s, seat) if s.players[q].in_play]
+            order = [q for q in seats_from(s, seat) if s.players[q].in_play]
             if order:
                 s.stack.append(EventFrame("daltons", order))
         elif card == "the_doctor":
@@ -184,17 +180,7 @@ class HighNoonRules(Rulebook):
         p = s.players[seat]
         p.alive, s.ghost = False, None
         engine.emit("ghost_leaves", seat=seat)
-        left = p.hand + p.in_play
-        p.hand, p.in_play = [], []
-        vulture = next((q for q in s.players if q.alive
-                        and self.has_ability(s, q.seat, "vulture_sam")), None)
-        if left and vulture is not None and s.options.ghost_cards_to_vulture:
-            vulture.hand.extend(left)
-            engine.emit("vulture", seat=vulture.seat, target=seat, cards=tuple(left),
-                        count=len(left), private_to=(vulture.seat,))
-        elif left:
-            s.discard.extend(left)
-            engine.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
+        engine.give_up_cards(seat, to_vulture=s.options.ghost_cards_to_vulture)
         alive = [q for q in s.players if q.alive]
         if s.three_player:  # the ghost may have left a single survivor
             if len(alive) == 1:
@@ -301,11 +287,6 @@ class HighNoonRules(Rulebook):
         if s.ghost is not None and (s.turn != s.ghost or not s.players[s.ghost].alive):
             found.append(f"seat {s.ghost} is a ghost outside its own turn")
         return found
-
-
-def _clockwise_from(state: GameState, seat: int) -> list[int]:
-    n = len(state.players)
-    return [(seat + i) % n for i in range(n) if state.players[(seat + i) % n].alive]
 
 
 HIGH_NOON_RULES = HighNoonRules()
