@@ -14,7 +14,7 @@ from server import cluster as c
 from server import legacy
 from server.host import KEEP_FINISHED, Host
 from server.rooms import Room
-from server.store import ReplayError, Store, StoreError
+from server.store import ReplayError, Store, StoreError, kept
 from shared import crypto
 from shared import protocol as p
 
@@ -75,12 +75,8 @@ class ClusterHost(Host):
         for room_id in claimed:
             with contextlib.suppress(KeyError):  # deleted meanwhile
                 records.append(self.store.load_record(room_id))
-        finished = sorted((r for r in records if r.status == "over"), key=lambda r: r.created)
-        kept = {r.id for r in finished[-KEEP_FINISHED:]} if KEEP_FINISHED else set()
         rooms = []
-        for record in records:
-            if record.status == "over" and record.id not in kept:
-                continue
+        for record in kept(records, KEEP_FINISHED):
             try:
                 rooms.append(self.store.load_room(record))
             except ReplayError:
@@ -226,40 +222,38 @@ class ClusterHost(Host):
 
     # --- clients whose rooms other hosts run -------------------------------------------------
 
-    def _greet(self, cid: str, ref: int, will: int | None) -> None:
-        if will is not None:  # its will may reach any host: every host learns of it
-            self.wills.put(cid, will)
-            self._queue(self.cluster.everyone_topic, c.note(self.keys, c.Note(
-                cid=cid, rooms=[], online=True, at=c.now_ms(), will=will)))
-        seats = [p.SeatRef(room=room, seat=seat) for room, seat in self.store.seats_of(cid)]
-        self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
-        elsewhere: dict[str, list[str]] = {}
-        for held in seats:
-            room = self.rooms.get(held.room)
-            if room is not None:
-                self._send_snapshot(cid, room)
-            else:
-                owner = self.store.owner(held.room, c.now_ms())
-                if owner is not None:
-                    elsewhere.setdefault(owner, []).append(held.room)
-        self._tell(cid, elsewhere, online=True)
+    def _register_will(self, cid: str, will: int) -> None:
+        """Its will may reach any host: every host learns of it."""
+        super()._register_will(cid, will)
+        self._queue(self.cluster.everyone_topic, c.note(self.keys, c.Note(
+            cid=cid, rooms=[], online=True, at=c.now_ms(), will=will)))
+
+    def _seats_of(self, cid: str) -> list[p.SeatRef]:
+        return [p.SeatRef(room=room, seat=seat) for room, seat in self.store.seats_of(cid)]
+
+    def _send_snapshots(self, cid: str, room_ids: list[str]) -> None:
+        """The rooms this host runs, here; the others' hosts are told to (a signed note)."""
+        super()._send_snapshots(cid, room_ids)
+        self._tell(cid, room_ids, online=True)
 
     def _presence(self, cid: str, online: bool) -> None:
         if not online:  # its bye or its will reached this host: the others run rooms too
-            elsewhere: dict[str, list[str]] = {}
-            for room_id, _ in self.store.seats_of(cid):
-                owner = self.store.owner(room_id, c.now_ms())
-                if room_id not in self.rooms and owner is not None:
-                    elsewhere.setdefault(owner, []).append(room_id)
-            self._tell(cid, elsewhere, online=False)
+            self._tell(cid, [room for room, _ in self.store.seats_of(cid)], online=False)
         super()._presence(cid, online)
 
-    def _tell(self, cid: str, rooms_by_host: dict[str, list[str]], online: bool) -> None:
-        for owner, rooms in rooms_by_host.items():
-            if owner != self.cluster.host_id:
-                signed = c.note(self.keys, c.Note(cid=cid, rooms=rooms, online=online,
-                                                  at=c.now_ms()))
-                self._queue(self.cluster.forward_topic(owner), signed)
+    def _tell(self, cid: str, room_ids: list[str], online: bool) -> None:
+        """Tell the hosts running those of `room_ids` that this host does not whether the
+        client came or went."""
+        by_host: dict[str, list[str]] = {}
+        now = c.now_ms()
+        for room_id in room_ids:
+            if room_id not in self.rooms:
+                owner = self.store.owner(room_id, now)
+                if owner is not None and owner != self.cluster.host_id:
+                    by_host.setdefault(owner, []).append(room_id)
+        for owner, rooms in by_host.items():
+            signed = c.note(self.keys, c.Note(cid=cid, rooms=rooms, online=online, at=now))
+            self._queue(self.cluster.forward_topic(owner), signed)
 
     def _noted(self, note: c.Note) -> None:
         """Another host greeted the client (a snapshot of each of its rooms here goes to it),

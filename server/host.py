@@ -384,15 +384,26 @@ class Host:
 
     def _greet(self, cid: str, ref: int, will: int | None) -> None:
         if will is not None:
-            self.wills.put(cid, will)
-        seats = []
-        for room in self.rooms.values():
-            seat = room.seat_of(cid)
-            if seat is not None:
-                seats.append(p.SeatRef(room=room.id, seat=seat))
+            self._register_will(cid, will)
+        seats = self._seats_of(cid)
         self._reply(cid, p.Welcome(ref=ref, cid=cid, seats=seats))
-        for held in seats:
-            self._send_snapshot(cid, self.rooms[held.room])
+        self._send_snapshots(cid, [held.room for held in seats])
+
+    def _register_will(self, cid: str, will: int) -> None:
+        """The counter of the `bye` the client's MQTT will carries (accepted once)."""
+        self.wills.put(cid, will)
+
+    def _seats_of(self, cid: str) -> list[p.SeatRef]:
+        """Where the client sits (a cluster's host asks the store: server.cluster_host)."""
+        return [p.SeatRef(room=room.id, seat=seat) for room in self.rooms.values()
+                if (seat := room.seat_of(cid)) is not None]
+
+    def _send_snapshots(self, cid: str, room_ids: list[str]) -> None:
+        """Each of those rooms that this host runs, as the client sees it."""
+        for room_id in room_ids:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                self._send_snapshot(cid, room)
 
     def _history(self, cid: str, ref: int, room: Room, start: int) -> None:
         """One page of the room's game so far, for this reader's eyes: the public events, and

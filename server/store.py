@@ -32,6 +32,14 @@ _record_dec = msgspec.msgpack.Decoder(RoomRecord, strict=False)
 _action_dec = msgspec.msgpack.Decoder(Action)
 
 
+def kept(records: list[RoomRecord], keep_finished: int) -> list[RoomRecord]:
+    """The rooms a host keeps in memory, in the order given: every open one, and the
+    `keep_finished` finished ones created last."""
+    finished = sorted((r for r in records if r.status == "over"), key=lambda r: r.created)
+    latest = {r.id for r in finished[max(0, len(finished) - keep_finished):]}
+    return [r for r in records if r.status != "over" or r.id in latest]
+
+
 class ReplayError(Exception):
     """A stored game does not replay: the engine changed, or the file is damaged."""
 
@@ -162,9 +170,7 @@ class Store:
         """Every open room, and the latest `keep_finished` finished ones, rebuilt by replay
         (older finished games stay on disk, for `bang host --export`)."""
         records = [_record_dec.decode(blob) for _, blob in self.tables.rooms()]
-        finished = [r.id for r in records if r.status == "over"]
-        keep = set(finished[max(0, len(finished) - keep_finished):])
-        return [self.load_room(r) for r in records if r.status != "over" or r.id in keep]
+        return [self.load_room(r) for r in kept(records, keep_finished)]
 
     def finished_before(self, created_ms: int) -> list[str]:
         """Finished rooms created before `created_ms` (milliseconds since the epoch)."""
