@@ -127,3 +127,12 @@ def describe_decision(view: TableView, i18n: I18n, waiting: bool = False) -> str
         return i18n.t(f"{prefix}_{pending.kind}", **values)
     except KeyError:
         return i18n.t(f"{prefix}_other", **values)
+
+
+def spread(left: Content, right: Content, width: int) -> Content:
+    """One row of `width`: `left`, truncated with an ellipsis so that `right` fits against the
+    right edge."""
+    room = max(0, width - right.cell_length - 1)
+    if left.cell_length > room:
+        left = left.truncate(room, ellipsis=True)
+    return left.pad_right(width - left.cell_length - right.cell_length) + right

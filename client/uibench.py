@@ -1,7 +1,7 @@
 """UI benchmarks: `python -m client.uibench` prints two figures.
 
-1. Update to redraw: a 7-player table receives the views of a real game (random bots, seat 0's
-   view after every action) one at a time; for each, the time from the update arriving at the
+1. Update to redraw: a 7-player table receives the views of real games (random bots, seat 0's
+   view after every action; a rematch when one ends) one at a time; for each, the time from the update arriving at the
    client (put in the session's queue) to the first frame and to the last frame of the redraw.
    Frames are rendered to the ANSI text a terminal would receive (headless Textual skips only
    the final write).
@@ -32,6 +32,7 @@ from fcntl import ioctl
 
 from client.app import BangApp
 from client.embedded import free_port
+from client.screens.game_over import GameOverScreen
 from client.session import Session, ViewUpdate
 from shared.bots.random_bot import RandomBot
 from shared.describe import describe
@@ -127,6 +128,9 @@ async def redraw_times(
             first, last = times["prompt" if prompted else "table"]
             first.append(drawn[0] - start)
             last.append(drawn[-1] - start)
+            if isinstance(app.screen, GameOverScreen):  # a rematch, as the player would
+                app.screen.dismiss(True)  # (the next view is the next game's)
+                await pilot.pause(0.1)
             await pilot.pause()
     return times
 

@@ -57,6 +57,7 @@ from shared.views import TableView
 
 WIDE_MIN = (120, 36)
 CHOICE_ROWS = 5  # rows of the choices list at 80x24; a taller screen gives it two thirds more
+LOG_MIN = 4  # compact: rows the log keeps (its border included) before the choices get theirs
 BOX_MIN_WIDTH = 28  # columns of a wide seat box; narrower, the table stays compact
 
 
@@ -134,6 +135,7 @@ class TableScreen(Screen[None]):
         self.chat.display = False  # until someone else is here to talk to (`_chat_shown`)
         self._chat_hidden_by_hand = False  # `x` hid it: nothing shows it again but `x`, `m`
         self.center = TableCenter(i18n)
+        self.footer = KeyFooter()
         self._ring_rows: list[bool] = []  # wide: the rows of seat boxes, True for your own
 
     # --- layout --------------------------------------------------------------------------
@@ -152,10 +154,11 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield self.game_log
                 yield self.chat
-        yield KeyFooter()
+        yield self.footer
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._listen)
+        self.screen_layout_refresh_signal.subscribe(self, self._fit_panel)
         self._auto_timer = self.set_interval(0.1, self._auto_tick, pause=True)
 
     def on_resize(self, event: Resize) -> None:
@@ -174,8 +177,8 @@ class TableScreen(Screen[None]):
             if hand.detailed != wide:
                 hand.detailed = wide
                 hand.refresh(layout=True)
-            rows = 10 if wide else CHOICE_ROWS + max(0, height - 24) * 2 // 3  # the log keeps some
-            self.panel.option_list.styles.max_height = rows
+            if wide:  # the rest of the board's column, under the hand
+                self.panel.styles.clear_rule("height")
         if (changed or remount) and self.view is not None:
             self._mount_seats(self.view)
         elif not wide:
@@ -184,6 +187,23 @@ class TableScreen(Screen[None]):
             self.seats.styles.clear_rule("grid_rows")  # back to the stylesheet's
         else:
             self._size_rows()
+
+    def _fit_panel(self, _screen: Screen[object] | None = None) -> None:
+        """Compact: after a layout pass, the height of the decision's rows: CHOICE_ROWS for
+        the list (two thirds of any rows past 24 more) and its question and rule, less what
+        the log needs to keep LOG_MIN. It stays the same from one decision to the next, so a
+        decision coming or going repaints those rows and lays nothing out."""
+        if self.session.spectator or self.has_class("-wide"):
+            return
+        board, panel = self.query_one("#board"), self.panel
+        width, height = self.app.size
+        side = LOG_MIN + (self.chat.outer_size.height if self.chat.display else 0)
+        free = self.query_one("#body").size.height - (board.outer_size.height -
+                                                      panel.outer_size.height)
+        wanted = 2 + CHOICE_ROWS + max(0, height - 24) * 2 // 3
+        rows = max(3, min(wanted, free - side))
+        if panel.outer_size.height != rows or panel.styles.height is None:
+            panel.styles.height = rows
 
     def _others(self) -> int:
         """How many seats are not yours (before the first view: as many as can be)."""
@@ -258,6 +278,8 @@ class TableScreen(Screen[None]):
         self.view, self.deadline, self.keys = view, update.deadline, update.keys
         if first:
             self._apply_size(remount=True)
+            if not self.session.spectator and not self.chat.input.has_focus:
+                self.panel.focus()  # from the start: the first decision changes no focus
         status = self.status_bar
         status.room, status.view = self.session.room, view
         self.center.view = view
@@ -291,6 +313,7 @@ class TableScreen(Screen[None]):
         keys = (view.winner is not None, any(a.kind == "end_turn" for a in self.my_options))
         if keys != self._footer_keys:  # the footer is rebuilt on refresh: only when it changes
             self._footer_keys = keys
+            self.footer.bindings_changed(self)  # now: a signal is a message later, a frame late
             self.refresh_bindings()
 
     def _mount_seats(self, view: TableView) -> None:
@@ -407,7 +430,7 @@ class TableScreen(Screen[None]):
         if key != self._focused_for:
             self._focused_for = key
             if not self.chat.input.has_focus:  # never take the keys from someone typing
-                panel.option_list.focus()
+                panel.focus()
 
     def _note(self) -> str:
         """The panel's warning line: an answer about to be given by itself, or traps."""
@@ -539,8 +562,8 @@ class TableScreen(Screen[None]):
         panel = self.panel
         for index, action in enumerate(panel.actions):
             if action.target == event.seat:
-                panel.option_list.highlighted = index
-                panel.option_list.focus()
+                panel.highlighted = index
+                panel.focus()
                 return
 
     @on(SeatPanel.Focused)
@@ -679,7 +702,7 @@ class TableScreen(Screen[None]):
     def _back_from_chat(self) -> None:
         """Esc in the chat: the keys go to the decision waiting, if there is one."""
         if self.my_options:
-            self.panel.option_list.focus()
+            self.panel.focus()
 
     @on(ChatPane.Said)
     async def _said(self, event: ChatPane.Said) -> None:

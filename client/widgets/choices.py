@@ -1,25 +1,50 @@
-"""The decision of the moment, shown once, on the table: what is asked, the cards it shows
-(General Store, Kit Carlson, Lucky Duke), the legal choices as a list to move through, the time
-left, warnings, and the one rule for choosing. Only actions from the view's `options` are ever
-listed."""
+"""The decision of the moment, shown once, on the table: what is asked and the time left, the
+cards it shows (General Store, Kit Carlson, Lucky Duke), the legal choices as a list to move
+through, warnings, and the one rule for choosing. Only actions from the view's `options` are
+ever listed.
+
+One widget that draws all of it in a height the screen gives it: a new decision, a shorter
+list or a warning repaints these rows and nothing else. (Child widgets whose heights follow
+their contents made every decision lay the whole screen out again, twice.)"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+import math
+import time
+
+from textual.binding import Binding
 from textual.content import Content
+from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widget import Widget
 
 from client.i18n import I18n
-from client.plaintext import plain
-from client.render import card_content, red_suits
-from client.widgets.countdown import Countdown
+from client.plaintext import clean
+from client.render import card_content, red_suits, spread
 from shared.model import Action
 
+CURSOR = "$block-cursor-foreground on $block-cursor-background"
+CURSOR_BLURRED = "$block-cursor-blurred-foreground on $block-cursor-blurred-background"
+MAX_NOTE = 2  # rows a warning may take from the list (the shown cards take one)
 
-class ChoicePanel(Vertical):
+
+def countdown(i18n: I18n, deadline: float | None) -> tuple[str, bool]:
+    """The clock's text, and whether it is urgent (5 seconds or less)."""
+    if deadline is None:
+        return i18n.t("no_timeout"), False
+    left = max(0, math.ceil(deadline - time.time()))
+    return f"⏱ {i18n.t('seconds_left', n=left)}", left <= 5
+
+
+class ChoicePanel(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("home", "move(-1000)", show=False),
+        Binding("end", "move(1000)", show=False),
+        Binding("enter", "choose", show=False),
+    ]
+
     class Chosen(Message):
         def __init__(self, action: Action) -> None:
             super().__init__()
@@ -30,50 +55,24 @@ class ChoicePanel(Vertical):
             super().__init__()
             self.action = action
 
-    def __init__(
-        self,
-        i18n: I18n,
-        ask: str = "",
-        choices: list[tuple[Action, str]] | None = None,
-        deadline: float | None = None,
-        **kwargs: object,
-    ) -> None:
+    def __init__(self, i18n: I18n, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.i18n = i18n
-        choices = choices or []
-        self.actions: list[Action] = [action for action, _ in choices]
-        self._shown = (ask, tuple(label for _, label in choices))
-        # Kept, not queried: the table may update the panel before it has mounted.
-        self._ask = Static(plain(ask), id="ask")  # may quote a player
-        self._list = OptionList(*_options(self._shown[1]), id="choices")
-        if choices:
-            self._list.highlighted = 0
-        self._countdown = Countdown(i18n, id="countdown")
-        self._countdown.set_reactive(Countdown.deadline, deadline)
-        self._countdown.display = bool(choices)
-        self._cards = Static(id="shown")
-        self._cards.display = False
-        self._note = Static(id="note")  # warnings, and the countdown of an answer by itself
-        self._note.display = False
-        # What the shown cards and the note hold: unchanged, they are not updated (an update
-        # lays the screen out again, as their height may change).
-        self._cards_shown: tuple[int, ...] = ()
-        self._note_shown = ""
-        self._rule = Static(i18n.t("rule"), id="rule")
-        self._rule.display = bool(choices)
+        self.actions: list[Action] = []
+        self.ask = ""
+        self.labels: tuple[str, ...] = ()
+        self.cards: tuple[int, ...] = ()
+        self.note = ""  # the warning line ("" for none)
+        self.deadline: float | None = None
+        self.clock = ""  # the countdown as drawn
+        self._highlighted: int | None = None
+        self._top = 0  # the first choice in view
+        self._rows: list[int | None] = []  # the choice drawn on each row of the last render
 
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="ask-row"):
-            yield self._ask
-            yield self._countdown
-        yield self._cards
-        yield self._list
-        yield self._note
-        yield self._rule
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._tick)
 
-    @property
-    def option_list(self) -> OptionList:
-        return self._list
+    # --- what the table shows ------------------------------------------------------------
 
     def show(
         self, ask: str, choices: list[tuple[Action, str]], deadline: float | None,
@@ -81,49 +80,157 @@ class ChoicePanel(Vertical):
     ) -> None:
         """Replace the list; keeps the highlight when the same choices come back. Without
         `highlight` nothing is pre-selected, so a stray Enter chooses nothing."""
-        self._countdown.deadline = deadline
-        self._countdown.display = bool(choices)  # a clock only for a decision of ours
-        self._rule.display = bool(choices)
+        self.deadline = deadline
         labels = tuple(label for _, label in choices)
-        if self._shown == (ask, labels):
-            return
-        self._shown = (ask, labels)
-        self._ask.update(plain(ask), layout=False)
         self.actions = [action for action, _ in choices]
-        options = self.option_list
-        options.clear_options()
-        options.add_options(_options(labels))
-        if choices and highlight:
-            options.highlighted = 0
+        self._tick()
+        if (self.ask, self.labels) == (ask, labels):
+            return
+        self.ask, self.labels = ask, labels
+        self._top = 0
+        self.highlighted = 0 if choices and highlight else None
+        self.refresh()
 
     def show_cards(self, cards: tuple[int, ...]) -> None:
         """The cards the decision is about (not your hand): a store, a look at the deck."""
-        if cards == self._cards_shown:
-            return
-        self._cards_shown = cards
-        self._cards.display = bool(cards)
-        if cards:
-            self._cards.update(Content("   ").join(card_content(c, self.i18n) for c in cards))
+        if cards != self.cards:
+            self.cards = cards
+            self.refresh()
 
     def show_note(self, text: str) -> None:
-        """Warnings; "" hides the line."""
-        if text == self._note_shown:
+        """Warnings; "" for none."""
+        if text != self.note:
+            self.note = text
+            self.refresh()
+
+    @property
+    def rule_shown(self) -> bool:
+        """The one rule for choosing is drawn under the choices, while there are any."""
+        return bool(self.actions)
+
+    def _tick(self) -> None:
+        clock = countdown(self.i18n, self.deadline)[0] if self.actions else ""
+        if clock != self.clock:
+            self.clock = clock
+            self.refresh()
+
+    # --- moving and choosing -------------------------------------------------------------
+
+    @property
+    def highlighted(self) -> int | None:
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        if index is not None:
+            index = min(max(index, 0), len(self.actions) - 1) if self.actions else None
+        if index != self._highlighted:
+            self._highlighted = index
+            self.refresh()
+            self.post_message(self.Highlighted(
+                None if index is None else self.actions[index]))
+
+    def action_move(self, step: int) -> None:
+        if not self.actions:
             return
-        self._note_shown = text
-        self._note.display = bool(text)
-        self._note.update(red_suits(text))
+        current = self._highlighted
+        if current is None:
+            self.highlighted = 0 if step > 0 else len(self.actions) - 1
+        else:
+            self.highlighted = current + step
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.post_message(self.Chosen(self.actions[event.option_index]))
+    def action_choose(self) -> None:
+        if self._highlighted is not None:
+            self.post_message(self.Chosen(self.actions[self._highlighted]))
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        index = event.option_index
-        self.post_message(self.Highlighted(self.actions[index] if index < len(self.actions)
-                                           else None))
+    def on_click(self, event: Click) -> None:
+        row = event.y
+        if 0 <= row < len(self._rows) and (index := self._rows[row]) is not None:
+            self.highlighted = index
+            self.post_message(self.Chosen(self.actions[index]))
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        self._top += 1
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        self._top = max(0, self._top - 1)
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def list_rows(self) -> int:
+        """Rows the choices get now: the height less the question, the rule, the shown cards
+        and the warning (at least one)."""
+        width = max(self.size.width, 1)
+        taken = 2 + len(self._cards_lines(width)) + len(self._note_lines(width))
+        return max(1, self.size.height - taken)
+
+    def _cards_lines(self, width: int) -> list[Content]:
+        if not self.cards:
+            return []
+        shown = Content("   ").join(card_content(c, self.i18n) for c in self.cards)
+        return [shown.truncate(width, ellipsis=True)]
+
+    def _note_lines(self, width: int) -> list[Content]:
+        if not self.note:
+            return []
+        return _at_most(red_suits(self.note).stylize("bold $text-warning").wrap(width),
+                        MAX_NOTE, width)
+
+    def render(self) -> Content:
+        self._rows = []
+        if not self.actions:
+            return Content("")
+        width = max(self.size.width, 1)
+        clock, urgent = countdown(self.i18n, self.deadline)
+        clock_content = Content.styled(clock, "bold $text-error" if urgent else "$text-muted")
+        lines = [spread(Content.styled(clean(self.ask), "bold"), clock_content, width)]
+        lines += self._cards_lines(width)
+        self._rows = [None] * len(lines)
+        lines += self._choice_lines(width)
+        lines += self._note_lines(width)
+        lines += [Content("")] * (self.size.height - 1 - len(lines))  # the rule: last row
+        rule = Content.styled(self.i18n.t("rule"), "$text-muted")
+        lines.append(rule.truncate(width, ellipsis=True))
+        return Content("\n").join(lines)
+
+    def _choice_lines(self, width: int) -> list[Content]:
+        """The choices in view, the highlighted one kept in view, with how many more there
+        are above and below at the right edge."""
+        rows, count = self.list_rows(), len(self.actions)
+        top = min(self._top, max(0, count - rows))
+        if self._highlighted is not None:
+            top = min(max(top, self._highlighted - rows + 1), self._highlighted)
+        self._top = top
+        lines: list[Content] = []
+        cursor = CURSOR if self.has_focus else CURSOR_BLURRED
+        for index in range(top, min(count, top + rows)):
+            more = ""
+            if index == top and top > 0:
+                more = f"↑{top}"
+            elif index == top + rows - 1 and count > top + rows:
+                more = f"↓{count - top - rows}"
+            line = spread(red_suits(self.labels[index]), Content.styled(more, "$text-muted"),
+                           width)
+            if index == self._highlighted:
+                line = line.stylize_before(cursor)
+            lines.append(line)
+            self._rows.append(index)
+        return lines
 
 
-def _options(labels: tuple[str, ...]) -> list[Option]:
-    """Choices carry no numbers: the numbers on screen are your hand's (the one rule)."""
-    return [Option(red_suits(label)) for label in labels]
+def _at_most(lines: list[Content], count: int, width: int) -> list[Content]:
+    """The first `count` of `lines`, the last one ending in an ellipsis if any were cut."""
+    if len(lines) <= count:
+        return lines
+    kept = lines[:count]
+    kept[-1] = (kept[-1] + "…").truncate(width, ellipsis=True)
+    return kept
+

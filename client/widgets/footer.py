@@ -67,8 +67,9 @@ class KeyFooter(Footer):
                 not all(isinstance(c, FooterKey) for c in children):
             return False
         for child, was, now in zip(children, old, new, strict=True):
-            if was != now:  # dimmed as Footer draws a disabled key (a click still presses it)
-                child.set_class(now[4], "-disabled")
+            if was != now:  # dimmed as Footer draws a disabled key (a click still presses it),
+                child.set_class(now[4], "-disabled", update=False)  # restyled at once: an
+                child.update_node_styles(animate=False)  # update waits frames for Textual's own restyle
                 child.tooltip = now[5]
         return True
 

@@ -31,14 +31,16 @@ class HandView(Widget):
         # The last lines laid out and what they were laid out from: `show`, the height and
         # the render each need them, several times for one update.
         self._laid_out: tuple[tuple[object, ...], list[Content]] | None = None
+        # ((width, detailed), rows): the most rows the hand took laid out so. A smaller hand
+        # keeps them, so playing a card repaints the hand without laying the screen out again.
+        self._reserved: tuple[tuple[int, bool], int] = ((0, False), 0)
 
     def show(self, cards: tuple[int, ...], playable: frozenset[int], selected: int | None) -> None:
         if (cards, playable, selected) == (self.cards, self.playable, self.selected):
             return
         width = self.size.width
-        before = len(self._lines(width))
         self.cards, self.playable, self.selected = cards, playable, selected
-        self.refresh(layout=len(self._lines(width)) != before)
+        self.refresh(layout=self._rows(width) != self._reserved[1])
 
     def action_pick(self, index: int) -> None:
         """Called from the click action embedded in each card."""
@@ -89,5 +91,13 @@ class HandView(Widget):
     def render(self) -> Content:
         return Content("\n").join(self._lines(self.size.width))
 
+    def _rows(self, width: int) -> int:
+        """Rows for the hand at `width`: what it needs, or more if it once needed more."""
+        needed = len(self._lines(width))
+        laid_out, reserved = self._reserved
+        return max(needed, reserved) if laid_out == (width, self.detailed) else needed
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._lines(width))
+        rows = self._rows(width)
+        self._reserved = ((width, self.detailed), rows)
+        return rows

@@ -11,7 +11,7 @@ from textual.widget import Widget
 
 from client.i18n import I18n
 from client.plaintext import clean
-from client.render import COLT, blue_cards, card_content, life_bullets, weapon
+from client.render import COLT, blue_cards, card_content, life_bullets, spread, weapon
 from shared.cards import CARDS
 from shared.characters import CHARACTERS
 from shared.roles import SHERIFF
@@ -113,8 +113,8 @@ class SeatPanel(Widget, can_focus=True):
             character += f" (⇄ {CHARACTERS[self.other].name})"
         if not p.alive:
             return Content("\n").join([
-                _spread(who, life, width),
-                _spread(Content(f"  {character}"), Content.styled(t("dead"), "italic"), width),
+                spread(who, life, width),
+                spread(Content(f"  {character}"), Content.styled(t("dead"), "italic"), width),
             ])
         hand = Content(t("hand_count", n=p.hand_count))
         gun, reach_value = weapon(p, self.i18n)
@@ -135,9 +135,9 @@ class SeatPanel(Widget, can_focus=True):
             names += [(self.i18n.card_name(CARDS[c].key), "") for c in blue_cards(p)]
             in_play, where = _compact_in_play(names, where, short_where, width)
         lines = [
-            _spread(who, life, width),
-            _spread(Content(f"  {character}"), hand, width),
-            _spread(in_play, where, width),
+            spread(who, life, width),
+            spread(Content(f"  {character}"), hand, width),
+            spread(in_play, where, width),
         ]
         ability = _wrapped(self.i18n.ability(p.character), width - 2, self.size.height - 3)
         lines += [Content.styled("  " + line, "dim italic") for line in ability]
@@ -202,10 +202,3 @@ def _compact_in_play(names: list[tuple[str, str]], where: Content, short_where: 
             break
     return Content(line), short_where
 
-
-def _spread(left: Content, right: Content, width: int) -> Content:
-    """`left` truncated with an ellipsis so that `right` fits against the right edge."""
-    room = max(0, width - right.cell_length - 1)
-    if left.cell_length > room:
-        left = left.truncate(room, ellipsis=True)
-    return left.pad_right(width - left.cell_length - right.cell_length) + right

@@ -85,7 +85,7 @@ def table_of(app: BangApp) -> TableScreen | None:
 
 async def highlight(pilot: Pilot, table: TableScreen, index: int) -> None:
     """Move to the `index`th choice with ↑/↓, as a player does."""
-    options = table.panel.option_list
+    options = table.panel
     for _ in range(2 * len(table.panel.actions) + 2):
         if options.highlighted == index:
             return

@@ -19,7 +19,6 @@ from client.screens.confirm import ConfirmScreen
 from client.screens.table import TableScreen
 from client.session import LocalSession, LocalTable
 from client.slips import AUTO_DELAY
-from client.widgets.countdown import Countdown
 from client.widgets.seat import SeatPanel
 from shared.cards import CARDS
 from shared.engine.refs import resolve
@@ -94,13 +93,11 @@ def info(table: TableScreen) -> str:
 
 
 def note(table: TableScreen) -> str:
-    widget = table.panel.query_one("#note")
-    return str(widget.render()) if widget.display else ""
+    return table.panel.note
 
 
 def rule_shown(table: TableScreen) -> bool:
-    widget = table.panel.query_one("#rule")
-    return bool(widget.display) and str(widget.render()) == RULE
+    return RULE in table.panel.render().plain
 
 
 # --- one rule -----------------------------------------------------------------------------
@@ -261,8 +258,7 @@ async def test_the_timer_shows_on_your_turn_and_the_log_says_what_time_chose() -
                   bot_delay=60, timeout=2.0)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await my_decision(pilot, app, "play")
-        countdown = table.panel.query_one(Countdown)
-        await until(pilot, lambda: countdown.display and "left" in str(countdown.render()),
+        await until(pilot, lambda: "left" in table.panel.render().plain,
                     what="the countdown on our own turn")
         await until(pilot, lambda: "Time ran out for Rosa: the turn ends"
                     in table.game_log.text(), what="the timeout in the log")

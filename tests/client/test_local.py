@@ -15,7 +15,6 @@ from client.screens.confirm import ConfirmScreen
 from client.screens.game_over import GameOverScreen
 from client.session import LocalSession, LocalTable, ViewUpdate
 from client.widgets.choices import ChoicePanel
-from client.widgets.countdown import Countdown
 from client.widgets.seat import SeatPanel
 from shared.cards import CARDS
 from shared.engine.refs import resolve
@@ -231,7 +230,7 @@ async def test_mouse_picks_a_card_and_a_target() -> None:
         targets = [a.target for a in table.panel.actions]
         seat = next(p for p in table.query(SeatPanel) if p.seat == targets[-1])
         await pilot.click(seat)
-        assert table.panel.option_list.highlighted == len(targets) - 1
+        assert table.panel.highlighted == len(targets) - 1
         assert seat.has_class("-aimed")
 
 
@@ -254,13 +253,13 @@ async def test_a_decision_shows_once_on_the_table_until_its_time_runs_out() -> N
         table = table_of(app)
         assert table.view.pending.kind == "kit_put_back" and app.screen is table
         assert len(app.screen_stack) == 2  # the default screen and the table: nothing over it
-        shown = str(table.panel.query_one("#shown").render())
+        shown = table.panel.render().plain
         assert all(name in shown for name in ("Wells Fargo 3♥", "Duel J♠", "Scope A♠")), shown
-        await until(pilot, lambda: "left" in str(table.panel.query_one(Countdown).render()),
+        await until(pilot, lambda: "left" in table.panel.clock,
                     what="the countdown")
         await until(pilot, lambda: table.view.pending.kind == "play", what="the default")
         assert len(table.view.hand) == 5 + 2  # kept 2
-        assert not table.panel.query_one("#shown").display
+        assert not table.panel.cards
 
 
 async def test_wide_terminals_seat_everyone_around_the_table() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.strip import Strip
@@ -9,6 +10,7 @@ from textual.visual import Visual
 from textual.widgets._footer import FooterKey
 
 from client.app import BangApp
+from client.session import ViewUpdate
 from client.uibench import FeedSession, game_updates
 from client.widgets.footer import KeyFooter
 from client.widgets.log import GameLog
@@ -76,3 +78,29 @@ async def test_the_log_rendered_row_by_row_is_the_log_rendered_whole() -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert rows(log) == whole(log)
+
+
+async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
+    """Decisions of yours come and go without a layout pass (the choices are drawn in rows
+    kept for them): only their rows are repainted."""
+    for size in ((80, 24), (160, 50)):
+        session = FeedSession()
+        app = BangApp(session)
+        asked = next(u for u in game_updates(players=7, seed=1, limit=60) if u.view.options)
+        pending = asked.view.pending
+        assert pending is not None
+        other = (pending.seat + 1) % len(asked.view.players)
+        waiting = ViewUpdate(msgspec.structs.replace(
+            asked.view, options=(), pending=msgspec.structs.replace(pending, seat=other)), ())
+        layouts: list[object] = []
+        async with app.run_test(size=size) as pilot:
+            for update in (asked, waiting):  # the first time lays the table out
+                session.emit(update)
+                await pilot.pause(0.1)
+            app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
+            for update in (asked, waiting) * 3:
+                session.emit(update)
+                await pilot.pause(0.05)
+                table = app.screen
+                assert bool(table.my_options) == bool(update.view.options)
+        assert layouts == [], size

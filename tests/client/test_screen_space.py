@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from client.app import BangApp
 from client.i18n import I18n
-from client.screens.table import TableScreen
+from client.screens.table import LOG_MIN, TableScreen
 from client.session import LocalSession, LocalTable
 from client.widgets.seat import SeatPanel
 from shared.setup import Scenario, SeatRig, Setup
@@ -46,13 +46,41 @@ async def test_a_tall_compact_screen_lists_every_store_card() -> None:
     async with store_app().run_test(size=(100, 32)) as pilot:
         table = await store_open(pilot)
         assert not table.has_class("-wide")
-        assert table.panel.option_list.size.height == 7  # 80x24 would show 5 and scroll
+        assert table.panel.list_rows() >= 7  # 80x24 would show fewer and scroll
 
 
 async def test_80x24_keeps_the_list_short_for_the_log() -> None:
     async with store_app().run_test(size=(80, 24)) as pilot:
         table = await store_open(pilot)
-        assert table.panel.option_list.size.height == 5
+        assert table.panel.list_rows() < 7
+        assert table.game_log.size.height >= LOG_MIN - 1  # its border is the other row
+
+
+async def test_a_list_longer_than_its_rows_scrolls_and_says_how_many_more() -> None:
+    async with store_app().run_test(size=(80, 24)) as pilot:
+        table = await store_open(pilot)
+        panel = table.panel
+        rows = panel.list_rows()
+        assert rows < len(panel.actions)
+
+        def lines() -> list[str]:
+            return panel.render().plain.splitlines()
+
+        first = 2  # the question, the cards shown, then the choices
+        assert lines()[first + rows - 1].endswith(f"↓{len(panel.actions) - rows}")
+        await pilot.press("end")
+        assert panel.highlighted == len(panel.actions) - 1
+        assert lines()[first].endswith(f"↑{len(panel.actions) - rows}")
+        await pilot.press("home")
+        assert panel.highlighted == 0 and "↑" not in lines()[first]
+
+
+async def test_a_click_on_a_choice_does_it() -> None:
+    async with store_app().run_test(size=(100, 32)) as pilot:
+        table = await store_open(pilot)
+        second = table.panel.actions[1]
+        await pilot.click(table.panel, offset=(3, 2 + 1))  # the question, the cards, choice 1
+        await until(pilot, lambda: second.pick in table.view.hand, what="the card taken")
 
 
 def rendered(panel: SeatPanel) -> str:

@@ -184,4 +184,4 @@ async def test_a_decision_arriving_while_typing_leaves_the_keys_in_the_chat() ->
         await pilot.pause(0.2)
         assert pane.input.has_focus and pane.input.value == "hold on"
         await pilot.press("escape")
-        await until(pilot, lambda: table.panel.option_list.has_focus, what="the choices")
+        await until(pilot, lambda: table.panel.has_focus, what="the choices")
