@@ -1,8 +1,9 @@
 """UI benchmarks: `python -m client.uibench` prints two figures.
 
 1. Update to redraw: a 7-player table receives the views of real games (random bots, seat 0's
-   view after every action; a rematch when one ends) one at a time; for each, the time from the update arriving at the
-   client (put in the session's queue) to the first frame and to the last frame of the redraw.
+   view after every action; a rematch when one ends) one at a time; for each, the time from
+   the update arriving at the client (put in the session's queue) to the first frame and to
+   the last frame of the redraw.
    Frames are rendered to the ANSI text a terminal would receive (headless Textual skips only
    the final write).
 2. Start-up: `bang play` (and `bang play --offline`) in a pseudo-terminal, from spawning the

@@ -282,7 +282,6 @@ class TableScreen(Screen[None]):
                 self.panel.focus()  # from the start: the first decision changes no focus
         status = self.status_bar
         status.room, status.view = self.session.room, view
-        self.center.view = view
         self.events.show(view)
         for panel in self.seat_panels:
             panel.show(view, self._key(panel.seat))
@@ -294,8 +293,7 @@ class TableScreen(Screen[None]):
             self._show_chat()  # someone to talk to, or to listen to
         lines = self.i18n.log_lines(update.log, update.events, view, view.viewer)
         self.game_log.add(lines)
-        if lines:
-            self.center.last = lines[-1]
+        self.center.show(view, lines[-1] if lines else self.center.last)
         top = self.app.screen
         if isinstance(top, ConfirmScreen) and top.decision is not None and (
                 view.pending is None or top.decision != view.pending.id):
@@ -355,7 +353,7 @@ class TableScreen(Screen[None]):
             cells += [Static(classes="filler") for _ in range(pad - pad // 2)]
         old, center = self.center, TableCenter(self.i18n)  # removed widgets are not re-mounted
         self.center = center
-        center.view, center.last = self.view, old.last
+        center.show(self.view, old.last)
         center.styles.column_span = columns - 2
         cells += [left, center, right or Static(classes="filler")]
         if me is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.reactive import reactive
+from textual.geometry import Region
 from textual.widget import Widget
 
 from client.i18n import I18n
@@ -11,14 +11,22 @@ from client.plaintext import clean
 from client.render import card_content, describe_decision, player_name
 from shared.views import TableView
 
+LINES = 4  # the most it shows: the piles, a blank line, the latest log line, who decides
+
 
 class TableCenter(Widget):
-    view: reactive[TableView | None] = reactive(None)
-    last: reactive[str] = reactive("")  # the latest log line
-
     def __init__(self, i18n: I18n) -> None:
         super().__init__()
         self.i18n = i18n
+        self.view: TableView | None = None
+        self.last = ""  # the latest log line
+
+    def show(self, view: TableView | None, last: str) -> None:
+        """Repaint the rows it writes, not its border and empty rows: it changes with almost
+        every update, and each row painted costs."""
+        if (view, last) != (self.view, self.last):
+            self.view, self.last = view, last
+            self.refresh(Region(0, 0, self.content_size.width, LINES))
 
     def render(self) -> Content:
         view, t = self.view, self.i18n.t

@@ -68,8 +68,9 @@ class KeyFooter(Footer):
             return False
         for child, was, now in zip(children, old, new, strict=True):
             if was != now:  # dimmed as Footer draws a disabled key (a click still presses it),
-                child.set_class(now[4], "-disabled", update=False)  # restyled at once: an
-                child.update_node_styles(animate=False)  # update waits frames for Textual's own restyle
+                # restyled at once: Textual's own restyle would paint it frames later
+                child.set_class(now[4], "-disabled", update=False)
+                child.update_node_styles(animate=False)
                 child.tooltip = now[5]
         return True
 

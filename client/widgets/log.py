@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Self
 
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.geometry import Size
@@ -134,4 +137,23 @@ class GameLog(Widget):
             strips = self._strips[line] = [
                 Visual.to_strips(self, part, self._wrap_width, 1, style)[0] for part in wrapped
             ]
-        return strips[row].apply_offsets(0, y)
+        return _placed(strips[row], y)
+
+
+def _placed(strip: Strip, y: int) -> Strip:
+    """`strip` shown on row `y`, with the places text selection reads, as
+    `Strip.apply_offsets(0, y)` gives it. Every new line moves each row up one, so that cache
+    (by place, on each strip) never hits here; the styles with their places repeat, and are
+    kept."""
+    segments, x = [], 0
+    for text, style, _ in strip:
+        segments.append(Segment(text, _with_offset(style, x, y)))
+        x += len(text)
+    return Strip(segments, strip.cell_length)
+
+
+@lru_cache(maxsize=8192)
+def _with_offset(style: RichStyle | None, x: int, y: int) -> RichStyle:
+    offset = RichStyle.from_meta({"offset": (x, y)})
+    return style + offset if style else offset
+
