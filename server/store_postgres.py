@@ -5,10 +5,16 @@ loop and publishes nothing about a write before `commit()` has returned. A synch
 keeps that rule ("durable before published") and the store interface identical for SQLite and
 PostgreSQL; asyncpg would turn every store call into a coroutine, for both backends. A commit
 blocks the loop for one round trip and the server's WAL flush, as SQLite's fsync does.
+
+A connection that drops (the server restarted, an administrator or a proxy closed it) is
+opened again by the next statement outside a batch; the batch it dropped is lost, and its
+`commit` fails as any failed batch does (`Tables`), so the host rebuilds its rooms from what
+the server kept.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +35,8 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS clients (cid TEXT PRIMARY KEY, pub BYTEA NOT NULL, ctr BIGINT NOT NULL);
 """
 
+log = logging.getLogger("bang.store")
+
 #: The advisory lock held while the tables are created (any number, the same for every host).
 SCHEMA_LOCK = 0x62616E67  # "bang"
 
@@ -42,13 +50,12 @@ class PostgresTables(Tables):
 
     def __init__(self, url: str) -> None:
         """Connect and create the tables if needed; `StoreUnavailable` says why not."""
-        params = _parse(url)
+        params = self._params = _parse(url)
         server = f"{params.get('host') or 'localhost'}:{params.get('port') or 5432}"
         self.where = f"PostgreSQL database {params.get('dbname', '(default)')} at {server}"
         params.setdefault("connect_timeout", CONNECT_TIMEOUT)
         try:
-            # Autocommit: reads run on their own; writes open a batch with an explicit BEGIN.
-            self.db = psycopg.connect(**params, autocommit=True)
+            self.db = self._connect()
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {server}: {_reason(exc)}") \
                 from None
@@ -69,7 +76,35 @@ class PostgresTables(Tables):
         self._write(f"WITH action AS ({ADD_ACTION}) {PUT_ROOM}",
                     (room_id, n, seat, decision, action, int(timed_out), room_id, record))
 
+    def _connect(self) -> psycopg.Connection[Any]:
+        # Autocommit: reads run on their own; writes open a batch with an explicit BEGIN.
+        return psycopg.connect(**self._params, autocommit=True)
+
     def _run(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
+        if self._lost_connection():
+            self._reconnect()
+        try:
+            return self._execute(sql, args)
+        except psycopg.OperationalError:
+            if not self._lost_connection() or self.pending:
+                raise
+        # The connection had dropped before this statement, outside a batch (a read, or the
+        # BEGIN of one): nothing of it reached the server, so it is run once more.
+        self._reconnect()
+        return self._execute(sql, args)
+
+    def _lost_connection(self) -> bool:
+        """The server closed the connection, or a reconnection failed (it stays closed)."""
+        return self.db.broken or self.db.closed
+
+    def _reconnect(self) -> None:
+        if self.pending:  # never on a new connection: its COMMIT would store nothing
+            raise psycopg.OperationalError("the connection was lost during this batch")
+        log.warning("the connection to %s was lost; connecting again", self.where)
+        self.db.close()
+        self.db = self._connect()
+
+    def _execute(self, sql: str, args: Sequence[object]) -> list[Any]:
         # The shared statements use SQLite's `?`; none of them has a `?` or `%` of its own.
         cursor = self.db.execute(sql.replace("?", "%s"), args)
         return cursor.fetchall() if cursor.description is not None else []

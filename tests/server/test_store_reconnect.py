@@ -1,0 +1,112 @@
+"""A PostgreSQL store whose connection drops (the server closed it: a restart, an
+administrator, a proxy) connects again: a read retried, a batch cut by the drop lost whole and
+said so, and a host that carries on with its game."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from hostkit import WireClient
+
+from server.host import Host
+from server.store import Store, StoreError, open_store
+from shared import protocol as p
+
+pytestmark = pytest.mark.parametrize("backend", ["postgresql"])
+
+
+def drop_connections(url: str, name: str | None = None) -> int:
+    """Close every other connection to database `name` (`url`'s) from the server's side."""
+    name = name or urlsplit(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()", (name,)).fetchall()
+    return len(rows)
+
+
+KEY = b"k" * 32
+
+
+def counters(store: Store, *cids: str) -> list[int | None]:
+    return [None if (row := store.client(cid)) is None else row[1] for cid in cids]
+
+
+def test_a_read_after_a_drop_is_run_again_on_a_new_connection(store: Store,
+                                                              store_spec: str) -> None:
+    store.save_client("ann", KEY, 1)
+    store.commit()
+    assert drop_connections(store_spec) == 1
+    assert counters(store, "ann") == [1]
+    store.save_client("bob", KEY, 2)
+    store.commit()
+    again = open_store(store_spec)
+    assert counters(again, "ann", "bob") == [1, 2]
+    again.close()
+
+
+def test_a_batch_cut_by_a_drop_is_lost_whole_and_the_next_one_is_stored(
+        store: Store, store_spec: str) -> None:
+    store.save_client("kept", KEY, 1)
+    store.commit()
+    store.save_client("cut", KEY, 2)  # the batch is open on the connection about to drop
+    drop_connections(store_spec)
+    with pytest.raises(StoreError):
+        store.save_client("also cut", KEY, 3)
+    with pytest.raises(StoreError, match="rolled back"):
+        store.commit()
+    store.save_client("next", KEY, 4)
+    store.commit()
+    assert counters(store, "kept", "cut", "also cut", "next") == [1, None, None, 4]
+
+
+def test_a_commit_on_a_dropped_connection_fails_and_stores_nothing(store: Store,
+                                                                   store_spec: str) -> None:
+    store.save_client("cut", KEY, 1)
+    drop_connections(store_spec)
+    with pytest.raises(StoreError):
+        store.commit()
+    assert counters(store, "cut") == [None]
+
+
+async def test_a_host_goes_on_playing_after_its_connection_drops(host: Host, store: Store,
+                                                                 store_spec: str) -> None:
+    creator = WireClient(host)
+    room_id = creator.reply(p.CreateRoom(name="Bots")).room.id
+    creator.reply(p.Start(room=room_id, bots=True))
+    room = host.rooms[room_id]
+    drops = 0
+    for step in range(20000):
+        if room.status == "over" and host.rooms[room_id] is room:
+            break
+        if step % 40 == 0:
+            host.flush()
+            drops += drop_connections(store_spec)
+        room = host.rooms[room_id]  # a failed commit rebuilds the room from the store
+        await asyncio.sleep(0)
+    host.flush()
+    final = host.rooms[room_id].state
+    assert final is not None and final.winner is not None
+    assert drops > 1
+    assert store.action_count(room_id) == final.actions
+
+
+def test_while_the_database_cannot_be_reached_each_call_fails_then_it_goes_on(
+        store: Store, store_spec: str) -> None:
+    name = urlsplit(store_spec).path.lstrip("/")
+    admin_url = store_spec.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        try:
+            drop_connections(store_spec.rsplit("/", 1)[0] + "/postgres", name)
+            for _ in range(2):  # as often as it is asked: a clear error, no crash
+                with pytest.raises(StoreError):
+                    store.client("ann")
+        finally:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    store.save_client("ann", KEY, 1)
+    store.commit()
+    assert counters(store, "ann") == [1]
