@@ -51,6 +51,7 @@ KEEP_FINISHED = 50  # finished rooms kept in memory for snapshots; older ones on
 FINISHED_LINGER = 600.0  # seconds a finished room stays in the lobby and on the broker
 LOBBY_DELAY = 0.2  # seconds: a room's lobby changes within this window go out together
 SNAPSHOT_EVERY = 1.0  # seconds between refreshes of a playing room's retained snapshot
+STORE_RETRY = 1.0  # seconds between tries to read back rooms the store could not give
 HELLO_EVERY = 45.0  # seconds between re-publications of the signed host announce
 TICK = 15.0  # seconds between housekeeping rounds (see `tick`)
 PRUNE_EVERY = 3600.0  # seconds between looks for finished games older than keep_days
@@ -110,6 +111,10 @@ class Host:
         # room -> the timer of its next retained snapshot: one timer per room, so that the
         # refreshes of many tables spread over the second instead of coming all at once.
         self._snapshot_due: dict[str, asyncio.TimerHandle] = {}
+        # Rooms whose stored state could not be read back (the store is away): they wait,
+        # untouched and refusing requests, until it is read (`_reload`, `_read_back`).
+        self.unread: set[str] = set()
+        self._read_back_due: asyncio.TimerHandle | None = None
         self._hello: bytes = b""
         self._hello_at = 0.0
         self._link = 0
@@ -296,7 +301,15 @@ class Host:
             return
         if message is not None and not self._runs_here(cid, message):
             return  # forwarded to the host that runs the room
-        if not self.clients.advance(cid, request.pub, ref):
+        try:
+            fresh = self.clients.advance(cid, request.pub, ref)
+        except StoreError:  # its counter cannot be checked: nothing is done (and the key the
+            refusal = p.Error(code="storage", ref=ref,  # answer is sealed to is the request's)
+                              message="the host cannot reach its store: try again in a moment")
+            self._log_refusal(cid, refusal.code, refusal.message)
+            self._seal_to(cid, request.pub, refusal, p.reply_class(refusal))
+            return
+        if not fresh:
             if not isinstance(message, p.Bye):  # a late will of an old connection: no answer
                 self._refuse(cid, ref, "replay", "request counter is not newer than the last "
                              "one")
@@ -640,19 +653,44 @@ class Host:
         log.info("room %s: closed (%s)", room.id, why)
 
     def _reload(self, room: Room) -> None:
-        """Back to the last stored state, by replay: for failures after a partial change."""
+        """Back to the last stored state, by replay: for failures after a partial change.
+        While the store cannot be read, the room waits as it is: its state may hold changes
+        the store does not, so nothing is done with it until it is read back."""
         try:
             fresh = self.store.load_room(self.store.load_record(room.id))
         except KeyError:  # created in a batch that was rolled back
             self.rooms.pop(room.id, None)
             self.broadcasts.pop(room.id, None)
             self.timers.cancel(room.id)
+            self.unread.discard(room.id)
             return
+        except StoreError as exc:
+            if room.id not in self.unread:
+                log.error("room %s: cannot be read back from the store (%s); it waits",
+                          room.id, exc)
+            self.unread.add(room.id)
+            self.timers.cancel(room.id)
+            if self._read_back_due is None:
+                self._read_back_due = asyncio.get_running_loop().call_later(
+                    STORE_RETRY, self._read_back)
+            return
+        if room.id in self.unread:
+            self.unread.discard(room.id)
+            log.info("room %s: read back from the store; it goes on", room.id)
         fresh.online = room.online
         self.rooms[room.id] = fresh
         self.broadcasts.pop(room.id, None)  # the next change is sent whole
         self.drivers.pop(room.id, None)  # its bots heard what was undone: re-briefed
         self._schedule(fresh)
+
+    def _read_back(self) -> None:
+        self._read_back_due = None
+        for room_id in list(self.unread):
+            room = self.rooms.get(room_id)
+            if room is None:
+                self.unread.discard(room_id)
+            else:
+                self._reload(room)
 
     def _schedule(self, room: Room) -> None:
         """Arm the room's timer for its pending decision: a bot's move or the timeout. The
@@ -690,7 +728,8 @@ class Host:
 
     def _current(self, room_id: str, decision_id: int) -> Room | None:
         room = self.rooms.get(room_id)
-        if room is None or room.state is None or room.status != "playing":
+        if room is None or room.state is None or room.status != "playing" or \
+                room_id in self.unread:
             return None
         pending = room.state.pending
         return room if pending is not None and pending.id == decision_id else None
@@ -748,6 +787,9 @@ class Host:
         room = self.rooms.get(room_id)
         if room is None:
             raise RoomError("no_room", f"there is no room {room_id!r}")
+        if room_id in self.unread:
+            raise RoomError("storage", "the host cannot read this room from its store right "
+                            "now: try again in a moment")
         return room
 
     def _broadcast(self, room: Room) -> Broadcast:
@@ -855,14 +897,16 @@ class Host:
 
     def _seal(self, cid: str, message: p.HostReply, size: int) -> None:
         known = self.clients.get(cid)
-        if known is None:
-            return
+        if known is not None:
+            self._seal_to(cid, known[0], message, size)
+
+    def _seal_to(self, cid: str, pub: bytes, message: p.HostReply, size: int) -> None:
         body = p.encode(message)
         if len(body) + 2 > size:  # never seen in tests; bigger, but still a class
             log.error("a %s of %d bytes outgrew its %d-byte class", type(message).__name__,
                       len(body), size)
             size = next(c for c in p.REPLY_CLASSES if len(body) + 2 <= c)
-        session = self._session(cid, known[0])
+        session = self._session(cid, pub)
         box = crypto.seal(session.to_client, p.pad(body, size), p.reply_aad(cid))
         self._queue(p.outbox_topic(cid), p.encode(p.Sealed(v=p.VERSION, box=box)))
 

@@ -5,6 +5,7 @@ said so, and a host that carries on with its game."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import psycopg
@@ -110,3 +111,50 @@ def test_while_the_database_cannot_be_reached_each_call_fails_then_it_goes_on(
     store.save_client("ann", KEY, 1)
     store.commit()
     assert counters(store, "ann") == [1]
+
+
+async def test_a_host_whose_database_is_away_for_a_while_loses_no_stored_action(
+        host: Host, store: Store, store_spec: str, reopen: Callable[[], Store],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Bots keep moving while nothing can be stored: what the host could not store is undone,
+    the rooms it could not read back wait, and once the database is back the game goes on
+    from what was stored and finishes, the store replaying to the host's final state."""
+    name = urlsplit(store_spec).path.lstrip("/")
+    admin_url = store_spec.rsplit("/", 1)[0] + "/postgres"
+    creator = WireClient(host)
+    room_id = creator.reply(p.CreateRoom(name="Bots")).room.id
+    creator.reply(p.Start(room=room_id, bots=True))
+    for _ in range(30):
+        await asyncio.sleep(0)
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        try:
+            drop_connections(admin_url, name)
+            for _ in range(300):
+                await asyncio.sleep(0)
+            assert room_id in host.unread  # what it holds may be ahead of the store
+            refused = creator.reply(p.Snapshot(room=room_id))  # its counter: not checked
+            assert isinstance(refused, p.Error) and refused.code == "storage"
+        finally:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    refused = creator.reply(p.Snapshot(room=room_id))  # the room: not read back yet
+    assert isinstance(refused, p.Error) and refused.code == "storage"
+    for _ in range(100):
+        if room_id not in host.unread:
+            break
+        await asyncio.sleep(0.05)
+    assert not isinstance(creator.reply(p.Snapshot(room=room_id)), p.Error)
+    for _ in range(200):
+        room = host.rooms.get(room_id)
+        if room is not None and room.status == "over":
+            break
+        await asyncio.sleep(0.05)
+    host.flush()
+    assert not host.unread
+    final = host.rooms[room_id].state
+    assert final is not None and final.winner is not None
+    assert not [r for r in caplog.records if r.name == "asyncio"]  # nothing raised
+    again = reopen()
+    [restored] = [r for r in again.load_rooms(keep_finished=1) if r.id == room_id]
+    assert restored.state == final
+    again.close()
