@@ -142,7 +142,7 @@ class ClusterHost(Host):
         try:
             for _, _, topic, payload, hops in again:
                 self._inbound = (topic, payload, hops)
-                super().handle(topic, payload)
+                super()._handle(topic, payload)
         finally:
             self._again = False
 
@@ -164,7 +164,7 @@ class ClusterHost(Host):
 
     # --- inbound ---------------------------------------------------------------------------
 
-    def handle(self, topic: str, payload: bytes) -> None:
+    def _handle(self, topic: str, payload: bytes) -> None:
         if topic in (self.cluster.forward_topic(), self.cluster.everyone_topic):
             self._forwarded(payload)
         elif topic == self.cluster.gone_topic:
@@ -175,7 +175,7 @@ class ClusterHost(Host):
             self._lobby_entry(topic, payload)
         else:
             self._inbound = (topic, payload, 0)
-            super().handle(topic, payload)
+            super()._handle(topic, payload)
 
     def _forwarded(self, payload: bytes) -> None:
         message = c.read_forward(payload)
@@ -189,7 +189,7 @@ class ClusterHost(Host):
         if p.cid_from_inbox(message.topic) is None:
             return  # only requests are forwarded
         self._inbound = (message.topic, message.payload, message.hops)
-        super().handle(message.topic, message.payload)
+        super()._handle(message.topic, message.payload)
 
     def _runs_here(self, cid: str, message: p.ClientMessage) -> bool:
         room_id = getattr(message, "room", None)

@@ -252,7 +252,15 @@ class Host:
     # --- inbound ---------------------------------------------------------------------------
 
     def handle(self, topic: str, payload: bytes) -> None:
-        """One inbound message. Never raises: every refusal goes back to its sender."""
+        """One inbound message. Never raises: every refusal goes back to its sender, and a
+        message the store failed on (it cannot be reached) is dropped, its sender asking
+        again (an exception here would cut the host's link to the broker)."""
+        try:
+            self._handle(topic, payload)
+        except StoreError as exc:
+            log.error("a message on %s was dropped: the store failed (%s)", topic, exc)
+
+    def _handle(self, topic: str, payload: bytes) -> None:
         cid = p.cid_from_inbox(topic)
         if cid is None:
             self._handle_other(topic)

@@ -12,6 +12,8 @@ import psycopg
 import pytest
 from hostkit import WireClient
 
+from server import cluster as c
+from server.cluster_host import ClusterHost
 from server.host import Host
 from server.store import Store, StoreError, open_store
 from shared import protocol as p
@@ -158,3 +160,26 @@ async def test_a_host_whose_database_is_away_for_a_while_loses_no_stored_action(
     [restored] = [r for r in again.load_rooms(keep_finished=1) if r.id == room_id]
     assert restored.state == final
     again.close()
+
+
+async def test_a_cluster_host_drops_what_it_cannot_store_and_keeps_its_link(
+        store: Store, store_spec: str, reopen: Callable[[], Store],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A message whose handling needs the store while it is away (here: another host's
+    signed notice that it is gone, whose rooms must be taken from the store) is dropped with
+    a line in the log: `handle` raising would cut the host's link to the broker."""
+    first = ClusterHost(store, c.Cluster("g"), bot_delay=0.0)
+    second = ClusterHost(reopen(), c.Cluster("g"), bot_delay=0.0)
+    ann = WireClient(first)
+    ann.reply(p.CreateRoom(name="Saloon"))
+    name = urlsplit(store_spec).path.lstrip("/")
+    admin_url = store_spec.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        try:
+            drop_connections(admin_url, name)
+            second.handle(second.cluster.gone_topic, c.gone(first.keys, first.cluster.host_id))
+        finally:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    assert any("dropped: the store failed" in r.getMessage() for r in caplog.records)
+    second.store.close()
