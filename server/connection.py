@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.host import Host
+from server.store import StoreError
 from shared import protocol as p
 from shared.mqtt import MqttError, MqttLink
 
@@ -35,6 +36,18 @@ GRACE = 5.0
 BATCH = 500
 
 log = logging.getLogger("bang.connection")
+
+
+async def keep_house(every: float, chore: Callable[[], None]) -> None:
+    """`chore` every `every` seconds. One the store fails (it cannot be reached) is tried
+    again next time: it must not end the task, which would stop the host."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            chore()
+        except StoreError as exc:
+            log.error("%s: the store failed (%s); tried again in %g s",
+                      getattr(chore, "__name__", "a chore"), exc, every)
 
 
 async def serve(host: Host, address: p.BrokerAddress, stop: asyncio.Event) -> None:
@@ -100,11 +113,6 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
             while host.outbox:
                 publish_batch()
                 await outbound.drain()
-
-    async def keep_house(every: float, chore: Callable[[], None]) -> None:
-        while True:
-            await asyncio.sleep(every)
-            chore()
 
     ours: list[asyncio.Future[Any]] = [asyncio.create_task(send()),
                                        asyncio.create_task(stop.wait())]

@@ -183,3 +183,4 @@ async def test_a_cluster_host_drops_what_it_cannot_store_and_keeps_its_link(
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
     assert any("dropped: the store failed" in r.getMessage() for r in caplog.records)
     second.store.close()
+
