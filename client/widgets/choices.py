@@ -103,11 +103,6 @@ class ChoicePanel(Widget, can_focus=True):
             self.note = text
             self.refresh()
 
-    @property
-    def rule_shown(self) -> bool:
-        """The one rule for choosing is drawn under the choices, while there are any."""
-        return bool(self.actions)
-
     def _tick(self) -> None:
         clock = countdown(self.i18n, self.deadline)[0] if self.actions else ""
         if clock != self.clock:
