@@ -10,6 +10,7 @@ from textual.visual import Visual
 from textual.widgets._footer import FooterKey
 
 from client.app import BangApp
+from client.screens.table import TableScreen
 from client.session import ViewUpdate
 from client.uibench import FeedSession, game_updates
 from client.widgets.footer import KeyFooter
@@ -94,13 +95,21 @@ async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
             asked.view, options=(), pending=msgspec.structs.replace(pending, seat=other)), ())
         layouts: list[object] = []
         async with app.run_test(size=size) as pilot:
+            assert isinstance(app.screen, TableScreen)
+            app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
             for update in (asked, waiting):  # the first time lays the table out
                 session.emit(update)
                 await pilot.pause(0.1)
-            app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
+            for _ in range(50):  # until it has settled
+                seen = len(layouts)
+                await pilot.pause(0.1)
+                if len(layouts) == seen:
+                    break
+            layouts.clear()
             for update in (asked, waiting) * 3:
                 session.emit(update)
                 await pilot.pause(0.05)
                 table = app.screen
                 assert bool(table.my_options) == bool(update.view.options)
+            await pilot.pause(0.2)
         assert layouts == [], size
