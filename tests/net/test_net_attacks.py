@@ -212,8 +212,8 @@ async def test_reusing_a_client_id_does_not_kick_the_victim(
             # Requests go through while the stranger is on (a kicked client would have lost
             # its link, fired its will and reconnected by now).
             assert room in [r.id for r in await victim.remote.list_rooms()]
-            _, moves, since = await play_strict(victim, room, seed=11, since=since, moves=3)
-            assert moves == 3
+            last, moves, since = await play_strict(victim, room, seed=11, since=since, moves=3)
+            assert moves == 3 or last.info.status == "over"  # (a game may end sooner)
             assert room in [r.id for r in await victim.remote.list_rooms()]
             await asyncio.sleep(0.5)
         assert not [u for u in victim.updates[mark:] if isinstance(u, Status)]
