@@ -52,6 +52,7 @@ FINISHED_LINGER = 600.0  # seconds a finished room stays in the lobby and on the
 LOBBY_DELAY = 0.2  # seconds: a room's lobby changes within this window go out together
 SNAPSHOT_EVERY = 1.0  # seconds between refreshes of a playing room's retained snapshot
 STORE_RETRY = 1.0  # seconds between tries to read back rooms the store could not give
+STORE_AWAY = "the host cannot reach its store right now: try again in a moment"
 HELLO_EVERY = 45.0  # seconds between re-publications of the signed host announce
 TICK = 15.0  # seconds between housekeeping rounds (see `tick`)
 PRUNE_EVERY = 3600.0  # seconds between looks for finished games older than keep_days
@@ -313,7 +314,7 @@ class Host:
             fresh = self.clients.advance(cid, request.pub, ref)
         except StoreError:  # its counter cannot be checked: nothing is done (and the key the
             refusal = p.Error(code="storage", ref=ref,  # answer is sealed to is the request's)
-                              message="the host cannot reach its store: try again in a moment")
+                              message=STORE_AWAY)
             self._log_refusal(cid, refusal.code, refusal.message)
             self._seal_to(cid, request.pub, refusal, p.reply_class(refusal))
             return
@@ -796,8 +797,7 @@ class Host:
         if room is None:
             raise RoomError("no_room", f"there is no room {room_id!r}")
         if room_id in self.unread:
-            raise RoomError("storage", "the host cannot read this room from its store right "
-                            "now: try again in a moment")
+            raise RoomError("storage", STORE_AWAY)
         return room
 
     def _broadcast(self, room: Room) -> Broadcast:

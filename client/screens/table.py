@@ -196,13 +196,13 @@ class TableScreen(Screen[None]):
         if self.session.spectator or self.has_class("-wide"):
             return
         board, panel = self.query_one("#board"), self.panel
-        width, height = self.app.size
+        height = self.app.size.height
         side = LOG_MIN + (self.chat.outer_size.height if self.chat.display else 0)
         free = self.query_one("#body").size.height - (board.outer_size.height -
                                                       panel.outer_size.height)
         wanted = 2 + CHOICE_ROWS + max(0, height - 24) * 2 // 3
         rows = max(3, min(wanted, free - side))
-        if panel.outer_size.height != rows or panel.styles.height is None:
+        if panel.outer_size.height != rows:
             panel.styles.height = rows
 
     def _others(self) -> int:

@@ -164,8 +164,11 @@ class ChoicePanel(Widget, can_focus=True):
         """Rows the choices get now: the height less the question, the rule, the shown cards
         and the warning (at least one)."""
         width = max(self.size.width, 1)
-        taken = 2 + len(self._cards_lines(width)) + len(self._note_lines(width))
-        return max(1, self.size.height - taken)
+        return self._rows_left(len(self._cards_lines(width)) + len(self._note_lines(width)))
+
+    def _rows_left(self, taken: int) -> int:
+        """Rows for the choices when the shown cards and the warning take `taken`."""
+        return max(1, self.size.height - 2 - taken)
 
     def _cards_lines(self, width: int) -> list[Content]:
         if not self.cards:
@@ -187,19 +190,20 @@ class ChoicePanel(Widget, can_focus=True):
         clock, urgent = countdown(self.i18n, self.deadline)
         clock_content = Content.styled(clock, "bold $text-error" if urgent else "$text-muted")
         lines = [spread(Content.styled(clean(self.ask), "bold"), clock_content, width)]
-        lines += self._cards_lines(width)
+        cards, note = self._cards_lines(width), self._note_lines(width)
+        lines += cards
         self._rows = [None] * len(lines)
-        lines += self._choice_lines(width)
-        lines += self._note_lines(width)
+        lines += self._choice_lines(width, self._rows_left(len(cards) + len(note)))
+        lines += note
         lines += [Content("")] * (self.size.height - 1 - len(lines))  # the rule: last row
         rule = Content.styled(self.i18n.t("rule"), "$text-muted")
         lines.append(rule.truncate(width, ellipsis=True))
         return Content("\n").join(lines)
 
-    def _choice_lines(self, width: int) -> list[Content]:
-        """The choices in view, the highlighted one kept in view, with how many more there
-        are above and below at the right edge."""
-        rows, count = self.list_rows(), len(self.actions)
+    def _choice_lines(self, width: int, rows: int) -> list[Content]:
+        """The choices in view (`rows` of them at most), the highlighted one kept in view,
+        with how many more there are above and below at the right edge."""
+        count = len(self.actions)
         top = min(self._top, max(0, count - rows))
         if self._highlighted is not None:
             top = min(max(top, self._highlighted - rows + 1), self._highlighted)
