@@ -11,10 +11,12 @@ the public pending decision of the deltas, picking uniformly among the legal opt
 the delta names it in `to`, its own SeatUpdate too: the moment a full client could draw it.
 
 A host may die (the bench's --kill-one): a request that gets no answer goes again, unchanged,
-every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied); a seat
-also follows the room's retained snapshot, which a host that takes the room over publishes at
-once: one newer than what the seat has seen makes it ask for its own snapshot (the decision
-and its options), as does a game that stalls.
+every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied); a game
+that stalls makes a seat ask for its snapshot (the decision and its options). When the bench
+kills a host, a seat also follows the room's retained snapshot, which a host that takes the room
+over publishes at once: one newer than what the seat has seen makes it ask at once. Otherwise
+it does not, as a player's client does not (every refresh would reach every seat, a load that
+real tables do not put on the broker and that would be taken from the host on a small machine).
 """
 
 from __future__ import annotations
@@ -103,9 +105,10 @@ class RequestError(Exception):
 class LeanSeat:
     """One player's key and connection."""
 
-    def __init__(self, host: HostKeys, tally: Tally) -> None:
+    def __init__(self, host: HostKeys, tally: Tally, takeovers: bool = False) -> None:
         self.host = host
         self.tally = tally
+        self.takeovers = takeovers  # follow each room's retained snapshot (see the module)
         self.key = crypto.ClientKey.generate()
         self.cid = self.key.cid
         self.session = crypto.Session.for_client(self.key, host.kx_key)
@@ -145,7 +148,8 @@ class LeanSeat:
         self._deltas.clear()
         self._parts.clear()
         await self.link.subscribe(p.room_topic(room))
-        await self.link.subscribe(p.snapshot_topic(room))
+        if self.takeovers:
+            await self.link.subscribe(p.snapshot_topic(room))
 
     async def request(self, message: p.ClientMessage) -> p.HostReply:
         """Seal, send (again every RESEND seconds), and wait for the answer; RequestError on a
@@ -382,13 +386,13 @@ class LeanTable:
 
 async def lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds: float,
                       tally: Tally, go: Any, pacer: Any, seats: int, grace: float,
-                      setup_at_once: int, stall: float) -> None:
+                      setup_at_once: int, stall: float, takeovers: bool = False) -> None:
     """The tables step with lean seats: connect, seat the first games, then play from `go()`
     (the shared start) for `seconds`; `pacer(number, start)` paces one table; `stall`: see
-    `LeanTable.play`."""
+    `LeanTable.play`; `takeovers`: see `LeanSeat`."""
     address = p.parse_broker_url(broker)
     host = await HostKeys.fetch(address, fingerprint)
-    everyone = [LeanSeat(host, tally) for _ in range(seats * len(numbers))]
+    everyone = [LeanSeat(host, tally, takeovers) for _ in range(seats * len(numbers))]
     try:
         gate = asyncio.Semaphore(setup_at_once)
 

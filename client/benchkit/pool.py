@@ -93,13 +93,16 @@ class WorkerPool:
 
     async def tables(self, tables: int, seconds: float, rate: float | None,
                      lean: bool = True, seats: int = 4,
-                     on_go: Callable[[float], None] | None = None) -> TableRun:
+                     on_go: Callable[[float], None] | None = None,
+                     takeovers: bool = False) -> TableRun:
         """`tables` tables of `seats` networked bots, dealt round-robin to the workers;
         `lean`: lean seats (`client.benchkit.lean`), else the client library's. `on_go`: told
-        the instant (`time.time()`) the tables start playing."""
+        the instant (`time.time()`) the tables start playing. `takeovers`: lean seats follow
+        the rooms' snapshots (a host will be killed)."""
         results = await self._run([
             {"op": "tables", "tables": list(range(i, tables, self.count)), "seconds": seconds,
-             "rate": rate, "timed": False, "lean": lean, "seats": seats}
+             "rate": rate, "timed": False, "lean": lean, "seats": seats,
+             "takeovers": takeovers}
             for i in range(self.count)], on_go)
         errors: Counter[str] = Counter()
         acked: dict[str, list[int]] = {}

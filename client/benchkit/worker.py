@@ -6,7 +6,7 @@ The bench starts it as `python -m client.benchkit.worker --broker URL --fingerpr
 talks JSON lines with it (`client.benchkit.pool` is the other side):
 
     bench  -> worker  {"op": "tables", "tables": [0, 2], "seconds": 10, "rate": 1.0,
-                       "timed": false, "lean": true, "seats": 4}
+                       "timed": false, "lean": true, "seats": 4, "takeovers": false}
                       or {"op": "connect", "starts": [0.0, 0.005, ...]}
                       or {"op": "flood", "victims": [[CID, PUB], ...], "rate": 1000,
                           "seconds": 10}
@@ -381,13 +381,13 @@ async def _tables(broker: str, fingerprint: str, config_dir: Path, numbers: list
 
 
 async def _lean_tables(broker: str, fingerprint: str, numbers: list[int], seconds: float,
-                       rate: float | None, seats: int) -> dict[str, Any]:
+                       rate: float | None, seats: int, takeovers: bool) -> dict[str, Any]:
     """The tables with lean seats: the same play, measured the same way."""
     tally = Tally(seats)
     await lean_tables(broker, fingerprint, numbers, seconds, tally, _go,
                       lambda number, start: _Pacer(rate, start, random.Random(number)),
                       seats=seats, grace=GRACE, setup_at_once=SETUP_AT_ONCE,
-                      stall=STALL + (2 / rate if rate else 0.0))
+                      stall=STALL + (2 / rate if rate else 0.0), takeovers=takeovers)
     return tally.result()
 
 
@@ -461,7 +461,8 @@ async def serve(broker: str, fingerprint: str) -> None:
                 elif job.get("lean"):
                     result = await _lean_tables(broker, fingerprint, job["tables"],
                                                 job["seconds"], job["rate"],
-                                                job.get("seats", SEATS))
+                                                job.get("seats", SEATS),
+                                                job.get("takeovers", False))
                 else:
                     result = await _tables(broker, fingerprint, config_dir, job["tables"],
                                            job["seconds"], job["rate"], job["timed"],

@@ -22,7 +22,8 @@ subscriptions) and --store (PostgreSQL); the clients cannot tell the hosts apart
    course at the end. failover_s: the longest pause a game in course saw (the largest gap
    between consecutive updates to a table's seats, or from the last one to the end). With
    --kill-one, one host process is killed with SIGKILL a third of the way through --seconds:
-   its rooms must move to the other hosts. A request that gets no answer is re-sent, and a
+   its rooms must move to the other hosts (lean seats then also follow each room's retained
+   snapshot, to see a takeover at once). A request that gets no answer is re-sent, and a
    game silent for 5 s is asked for a snapshot. lost_actions: the actions whose `act` the
    host acknowledged that the store does not hold afterwards (it must be 0).
    With --clients lean (the default) each seat is a lean bot (`client.benchkit.lean`): it
@@ -255,7 +256,8 @@ async def relay(hosts: HostSetup, tables: int, seconds: float, pings: int,
             async with WorkerPool(workers, group.url, group.fingerprint) as pool:
                 welcomes = await pool.connect(connect, connect_window) if connect else []
                 played = await pool.tables(tables, seconds, rate, lean=clients == "lean",
-                                           seats=seats, on_go=_killer(group, hosts, seconds))
+                                           seats=seats, on_go=_killer(group, hosts, seconds),
+                                           takeovers=hosts.kill_one)
             rss = group.peak_rss_mb()
             lost = lost_actions(group.store, played.acked)
         async with hosts.group(_mkdir(Path(tmp) / "bots")) as group:
