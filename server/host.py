@@ -23,7 +23,7 @@ from server.broadcast import Broadcast
 from server.chat import Speaker, TableTalk
 from server.clients import Clients, Lru
 from server.ratelimit import LogBudget, RateLimiter
-from server.rooms import Room, RoomError, new_room_id
+from server.rooms import Room, RoomError, RoomTable, new_room_id
 from server.store import Store, StoreError
 from server.timers import DecisionTimers
 from shared import chat, crypto
@@ -49,6 +49,7 @@ RESTART_GRACE = 5.0  # seconds a decision gets at least after the host restarted
 MAX_OUTBOX = 20_000
 KEEP_FINISHED = 50  # finished rooms kept in memory for snapshots; older ones only on disk
 FINISHED_LINGER = 600.0  # seconds a finished room stays in the lobby and on the broker
+BURST_FLUSH = 0.004  # seconds of handling in one burst before what it staged goes out
 LOBBY_DELAY = 0.2  # seconds: a room's lobby changes within this window go out together
 SNAPSHOT_EVERY = 1.0  # seconds between refreshes of a playing room's retained snapshot
 STORE_RETRY = 1.0  # seconds between tries to read back rooms the store could not give
@@ -80,7 +81,7 @@ class Host:
         self.bot_delay = bot_delay
         self.keep_days = keep_days
         self._prune()
-        self.rooms = {room.id: room for room in self._load_rooms()}
+        self.rooms = RoomTable(self._load_rooms())
         self._dropped: list[str] = []  # rooms dropped at start: their retained topics go
         self._drop_unready_rooms()
         self.clients = Clients(store)
@@ -106,6 +107,7 @@ class Host:
         self.on_output: Callable[[], None] | None = None
         self._staged: list[Outgoing] = []  # waits for the store's commit
         self._flush_soon = False
+        self._burst_began: float | None = None  # when the oldest staged message was staged
         self._online: set[str] = set()  # clients with a seat marked online somewhere
         self._n = 0
         self._lobby_dirty: set[str] = set()
@@ -177,6 +179,7 @@ class Host:
         if now - self._hello_at >= HELLO_EVERY:
             self.publish_hello()
         self.sweep(now)
+        self.rooms.reindex()
 
     def sweep(self, now: float) -> None:
         """Free seats held by players long silent in waiting rooms, and close waiting rooms
@@ -230,6 +233,7 @@ class Host:
         """Commit the store, then release what was staged. A failed commit rolls everything
         back: the rooms are rebuilt from the store and nothing about them is published."""
         self._flush_soon = False
+        self._burst_began = None
         try:
             self.store.commit()
         except StoreError:
@@ -260,6 +264,9 @@ class Host:
             self._handle(topic, payload)
         except StoreError as exc:
             log.error("a message on %s was dropped: the store failed (%s)", topic, exc)
+        began = self._burst_began
+        if began is not None and time.perf_counter() - began >= BURST_FLUSH:
+            self.flush()
 
     def _handle(self, topic: str, payload: bytes) -> None:
         cid = p.cid_from_inbox(topic)
@@ -354,9 +361,8 @@ class Host:
             self._online.add(cid)
         else:
             self._online.discard(cid)
-        for room in list(self.rooms.values()):
-            if room.status == "over" or room.seat_of(cid) is None or \
-                    (cid in room.online) == online:
+        for room in self.rooms.held_by(cid):
+            if room.status == "over" or (cid in room.online) == online:
                 continue
             if online:
                 room.online.add(cid)
@@ -417,7 +423,7 @@ class Host:
 
     def _seats_of(self, cid: str) -> list[p.SeatRef]:
         """Where the client sits (a cluster's host asks the store: server.cluster_host)."""
-        return [p.SeatRef(room=room.id, seat=seat) for room in self.rooms.values()
+        return [p.SeatRef(room=room.id, seat=seat) for room in self.rooms.held_by(cid)
                 if (seat := room.seat_of(cid)) is not None]
 
     def _send_snapshots(self, cid: str, room_ids: list[str]) -> None:
@@ -510,6 +516,7 @@ class Host:
                 raise RoomError("too_many_seats", f"at most {p.MAX_SEATS_HELD} seats each in "
                                 "rooms not finished")
             seat = room.join(cid, message.name, message.seat)
+            self.rooms.seated(cid, room)
             room.online.add(cid)
             if cid == room.record.creator:
                 room.record.creator_name = room.record.seats[seat].name
@@ -556,8 +563,7 @@ class Host:
         raise RoomError("over", "the game in this room is over")
 
     def _seats_held(self, cid: str) -> int:
-        return sum(r.seat_of(cid) is not None for r in self.rooms.values()
-                   if r.status != "over")
+        return sum(room.status != "over" for room in self.rooms.held_by(cid))
 
     def _start(self, room: Room, cid: str | None, bots: bool) -> list[Event]:
         events = room.start(cid, bots, seed=secrets.randbits(62))
@@ -925,6 +931,8 @@ class Host:
     def _queue(self, topic: str, payload: bytes, retain: bool = False) -> None:
         """Stage a message; it is published after the next commit."""
         self._staged.append(Outgoing(topic, payload, retain))
+        if self._burst_began is None:
+            self._burst_began = time.perf_counter()
         if not self._flush_soon:
             self._flush_soon = True
             asyncio.get_running_loop().call_soon(self.flush)

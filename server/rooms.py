@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import string
 import time
+from collections.abc import Iterable
 
 from msgspec import Struct
 
@@ -237,3 +238,37 @@ class Room:
     def _creator_only(self, cid: str) -> None:
         if cid != self.record.creator:
             raise RoomError("not_creator", "only the room's creator may do that")
+
+
+class RoomTable(dict[str, Room]):
+    """The rooms a host runs, by id, and where each client sits: a client's seats are found
+    without looking at every room (a hello, a join and a change of presence ask, and a host
+    runs a thousand rooms). The index may name rooms a client has left or that are gone:
+    `held_by` checks, and `reindex` (at each housekeeping round) drops them."""
+
+    def __init__(self, rooms: Iterable[Room] = ()) -> None:
+        super().__init__()
+        self._seated: dict[str, dict[str, None]] = {}  # cid -> room ids, in seating order
+        for room in rooms:
+            self[room.id] = room
+
+    def __setitem__(self, room_id: str, room: Room) -> None:
+        super().__setitem__(room_id, room)
+        for _, cid in room.human_seats():
+            self.seated(cid, room)
+
+    def seated(self, cid: str, room: Room) -> None:
+        """`cid` took a seat in `room` (the only way in besides a room coming in whole)."""
+        self._seated.setdefault(cid, {})[room.id] = None
+
+    def held_by(self, cid: str) -> list[Room]:
+        """The rooms where `cid` holds a seat, finished ones included."""
+        return [room for room_id in self._seated.get(cid, ())
+                if (room := self.get(room_id)) is not None and room.seat_of(cid) is not None]
+
+    def reindex(self) -> None:
+        """Forget what `held_by` would skip."""
+        self._seated = {}
+        for room in self.values():
+            for _, cid in room.human_seats():
+                self.seated(cid, room)
