@@ -108,6 +108,8 @@ class Host:
         self._staged: list[Outgoing] = []  # waits for the store's commit
         self._flush_soon = False
         self._burst_began: float | None = None  # when the oldest staged message was staged
+        # Finished rooms out of memory but still in the lobby (see `_evict`): their lobby info.
+        self._lingering: dict[str, p.RoomInfo] = {}
         self._online: set[str] = set()  # clients with a seat marked online somewhere
         self._n = 0
         self._lobby_dirty: set[str] = set()
@@ -630,18 +632,26 @@ class Host:
         asyncio.get_running_loop().call_later(FINISHED_LINGER, self._retire, room.id)
         finished = [r for r in self.rooms.values() if r.status == "over"]
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
-            self._retire(old.id)
-            del self.rooms[old.id]
-            self.broadcasts.pop(old.id, None)
-            self._changed.pop(old.id, None)
+            self._evict(old)
+
+    def _evict(self, room: Room) -> None:
+        """A finished room leaves memory, not the lobby or the broker: until its
+        FINISHED_LINGER is over, `_room` reads it back from the store when it is asked for
+        (many games end on a busy host, and KEEP_FINISHED would otherwise cut that short)."""
+        self._lingering[room.id] = room.info()
+        del self.rooms[room.id]
+        self.broadcasts.pop(room.id, None)
+        self._changed.pop(room.id, None)
 
     def _retire(self, room_id: str) -> None:
         """A room leaves the lobby and the broker (a finished one stays on disk). Clients
         believe only signed messages: a signed `gone` entry first, then the retained topics
         are emptied."""
         room = self.rooms.get(room_id)
-        if room is not None:
-            gone = p.LobbyEntry(room=room.info(), n=self._next_n(), gone=True)
+        info = room.info() if room is not None else self._lingering.get(room_id)
+        self._lingering.pop(room_id, None)
+        if info is not None:
+            gone = p.LobbyEntry(room=info, n=self._next_n(), gone=True)
             self._queue(p.lobby_topic(room_id), self._sign(gone))
         self._queue(p.lobby_topic(room_id), b"", retain=True)
         self._queue(p.snapshot_topic(room_id), b"", retain=True)
@@ -800,10 +810,23 @@ class Host:
 
     def _room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
+        if room is None and room_id in self._lingering:
+            room = self._read_finished(room_id)
         if room is None:
             raise RoomError("no_room", f"there is no room {room_id!r}")
         if room_id in self.unread:
             raise RoomError("storage", STORE_AWAY)
+        return room
+
+    def _read_finished(self, room_id: str) -> Room | None:
+        """A finished room `_evict` took out of memory, back from the store (None: deleted)."""
+        try:
+            room = self.store.load_room(self.store.load_record(room_id))
+        except KeyError:
+            self._lingering.pop(room_id, None)
+            return None
+        self._lingering.pop(room_id, None)
+        self.rooms[room_id] = room
         return room
 
     def _broadcast(self, room: Room) -> Broadcast:

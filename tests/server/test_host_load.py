@@ -1,10 +1,13 @@
-"""The host under load: a long burst of requests releases its answers as it goes, and a
-client's seats are found without looking at every room."""
+"""The host under load: a long burst of requests releases its answers as it goes, a client's
+seats are found without looking at every room, and a finished room that leaves memory early
+(many games end) stays in the lobby and answers until it is retired."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
-from hostkit import WireClient
+from hostkit import WireClient, public_of, raw_of
 
 import server.host
 from server.host import Host
@@ -73,3 +76,36 @@ def test_a_room_table_finds_a_clients_rooms_and_forgets_what_changed() -> None:
     rooms.reindex()
     assert rooms.held_by("bob") == [] and [r.id for r in rooms.held_by("ann")] == ["a"]
     assert set(rooms._seated) == {"ann", "dee", "cy"}
+
+
+async def finished_game(host: Host, ann: WireClient, name: str) -> str:
+    """A game of Ann against bots, played to its end (she takes her defaults)."""
+    room = ann.reply(p.CreateRoom(name=name, options=p.RoomOptions(seats=3))).room.id
+    ann.reply(p.Join(room=room, name="Ann"))
+    ann.reply(p.Start(room=room, bots=True))
+    while host.rooms[room].status != "over":
+        pending = host.rooms[room].state.pending
+        if pending.seat == 0:
+            ann.reply(p.Act(room=room, decision=pending.id, action=pending.default))
+        await asyncio.sleep(0)
+    return room
+
+
+async def test_a_finished_room_out_of_memory_stays_in_the_lobby_until_it_is_retired(
+        host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server.host, "KEEP_FINISHED", 1)
+    ann = WireClient(host)
+    first = await finished_game(host, ann, "One")
+    second = await finished_game(host, ann, "Two")
+    assert first not in host.rooms and second in host.rooms  # out of memory
+    assert all(item.payload for item in raw_of(host, p.snapshot_topic(first)))
+    assert all(item.payload for item in raw_of(host, p.lobby_topic(first)))
+    watcher = WireClient(host)
+    ok = watcher.reply(p.Watch(room=first))  # read back from the store
+    assert isinstance(ok, p.Ok) and ok.room.status == "over"
+    snapshot = [m for m in watcher.unread if isinstance(m, p.RoomSnapshot)]
+    assert snapshot and snapshot[0].seq == host.rooms[first].record.seq
+    host._retire(first)  # FINISHED_LINGER later
+    assert public_of(host, p.lobby_topic(first))[-1].gone
+    assert raw_of(host, p.lobby_topic(first))[-1].payload == b""
+    assert raw_of(host, p.snapshot_topic(first))[-1].payload == b""
