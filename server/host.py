@@ -106,8 +106,9 @@ class Host:
         # loop (set by `server.connection` while linked; tests read `outbox` instead).
         self.on_output: Callable[[], None] | None = None
         self._staged: list[Outgoing] = []  # waits for the store's commit
-        self._flush_soon = False
-        self._burst_began: float | None = None  # when the oldest staged message was staged
+        # When the first message since the last flush was staged (None: none was, and no
+        # flush is due).
+        self._staged_since: float | None = None
         # Finished rooms out of memory but still in the lobby (see `_evict`): their lobby info.
         self._lingering: dict[str, p.RoomInfo] = {}
         self._online: set[str] = set()  # clients with a seat marked online somewhere
@@ -234,8 +235,7 @@ class Host:
     def flush(self) -> None:
         """Commit the store, then release what was staged. A failed commit rolls everything
         back: the rooms are rebuilt from the store and nothing about them is published."""
-        self._flush_soon = False
-        self._burst_began = None
+        self._staged_since = None
         try:
             self.store.commit()
         except StoreError:
@@ -266,8 +266,8 @@ class Host:
             self._handle(topic, payload)
         except StoreError as exc:
             log.error("a message on %s was dropped: the store failed (%s)", topic, exc)
-        began = self._burst_began
-        if began is not None and time.perf_counter() - began >= BURST_FLUSH:
+        since = self._staged_since
+        if since is not None and time.perf_counter() - since >= BURST_FLUSH:
             self.flush()
 
     def _handle(self, topic: str, payload: bytes) -> None:
@@ -648,8 +648,8 @@ class Host:
         believe only signed messages: a signed `gone` entry first, then the retained topics
         are emptied."""
         room = self.rooms.get(room_id)
-        info = room.info() if room is not None else self._lingering.get(room_id)
-        self._lingering.pop(room_id, None)
+        lingering = self._lingering.pop(room_id, None)
+        info = room.info() if room is not None else lingering
         if info is not None:
             gone = p.LobbyEntry(room=info, n=self._next_n(), gone=True)
             self._queue(p.lobby_topic(room_id), self._sign(gone))
@@ -825,7 +825,7 @@ class Host:
         except KeyError:
             self._lingering.pop(room_id, None)
             return None
-        self._lingering.pop(room_id, None)
+        del self._lingering[room_id]
         self.rooms[room_id] = room
         return room
 
@@ -954,10 +954,8 @@ class Host:
     def _queue(self, topic: str, payload: bytes, retain: bool = False) -> None:
         """Stage a message; it is published after the next commit."""
         self._staged.append(Outgoing(topic, payload, retain))
-        if self._burst_began is None:
-            self._burst_began = time.perf_counter()
-        if not self._flush_soon:
-            self._flush_soon = True
+        if self._staged_since is None:
+            self._staged_since = time.perf_counter()
             asyncio.get_running_loop().call_soon(self.flush)
 
     def _refuse(self, cid: str, ref: int, code: str, message: str) -> None:
