@@ -72,6 +72,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from client.commands.common import broker_url
 from client.commands.host import store_spec
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__, epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    relay.add_argument("--broker", metavar="URL",
+    relay.add_argument("--broker", metavar="URL", type=broker_url,
                        help="an existing broker (e.g. Mosquitto); default: embedded amqtt")
     relay.add_argument("--tables", type=int, default=4,
                        help="concurrent tables of networked bots (default 4)")

@@ -94,6 +94,14 @@ def test_bench_relay_refuses_a_bad_flag_in_one_line(flags: list[str], named: str
     assert out.stderr.strip().count("\n") == 0 and named in out.stderr
 
 
+def test_bench_relay_refuses_a_broker_url_that_is_not_mqtt() -> None:
+    """Refused as `bang host` refuses it, before any host starts (argparse's usage, then the
+    one line that names the flag)."""
+    out = bench_relay("--broker", "http://x:1883")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.splitlines()[-1].startswith("bang bench relay: error: argument --broker")
+
+
 def test_bench_relay_with_its_host_on_postgresql(pg_url: str) -> None:
     result = figures("--store", pg_url, "--tables", "1")
     assert result.keys() == KEYS and result["store"] == "postgresql" and result["hosts"] == 1
