@@ -103,6 +103,9 @@ class Player(Struct):
 
 # --- Frames: the resolution stack. The top frame is what is being resolved now. ---------------
 
+#: What a "draw!" shows when there is no card left anywhere: it fails.
+FLIP_NOTHING = -1
+
 
 class TurnFrame(Struct, tag="turn"):
     """A player's turn, from the Dynamite check to the discard phase."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shared.cards import KEY, SUIT
+from shared.characters import CHARACTERS, NO_ABILITY, Character
 from shared.model import Action, Decision, EventFrame, GameState
 
 if TYPE_CHECKING:
@@ -43,15 +44,14 @@ class Rulebook:
 
     def draw_count(self, state: GameState, seat: int) -> int:
         """Cards drawn from the deck in phase 1 by a player without a drawing choice."""
-        return 3 if self.has_ability(state, seat, "pixie_pete") else 2
+        return ability(state, seat).draws
 
     def bang_limit(self, state: GameState, seat: int) -> int | None:
         """How many BANG! cards `seat` may play in a turn: one, or no limit (None) for Willy
         the Kid or with a Volcanic in play."""
-        if self.has_ability(state, seat, "willy_the_kid") or \
-                not _VOLCANIC.isdisjoint(state.players[seat].in_play):
+        if not _VOLCANIC.isdisjoint(state.players[seat].in_play):
             return None
-        return 1
+        return ability(state, seat).bangs
 
     def forbids(self, state: GameState, seat: int, card: int,
                 as_key: str | None = None) -> str | None:
@@ -152,6 +152,16 @@ def has_ability(state: GameState, seat: int, character: str) -> bool:
     if type(state) is GameState:  # the base game's answer, without two calls: asked all the time
         return state.players[seat].character == character
     return rulebook(state).has_ability(state, seat, character)
+
+
+def ability(state: GameState, seat: int) -> Character:
+    """The character whose ability `seat` has now: the seat's own, or `NO_ABILITY` when its
+    ability does not work (`Rulebook.has_ability`). The rules read what an ability changes
+    (draws, distances, Missed! needed...) from here, never from the character's name."""
+    key = state.players[seat].character
+    if type(state) is GameState or rulebook(state).has_ability(state, seat, key):
+        return CHARACTERS.get(key, NO_ABILITY)
+    return NO_ABILITY
 
 
 def suit_of(state: GameState, card: int, draw: bool = False) -> str:

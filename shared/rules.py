@@ -7,7 +7,7 @@ from operator import attrgetter
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
 from shared.roles import DEPUTY, SHERIFF
-from shared.rulebook import has_ability, rulebook
+from shared.rulebook import ability, rulebook
 
 #: The ids of the cards of each kind.
 _IDS: dict[str, frozenset[int]] = {
@@ -99,12 +99,12 @@ def base_distance(state: GameState, a: int, b: int) -> int:
 
 def _seen_from(state: GameState, seen: Player) -> int:
     """What `seen` adds to every distance to it: Mustang and Paul Regret."""
-    return has_in_play(seen, "mustang") + has_ability(state, seen.seat, "paul_regret")
+    return has_in_play(seen, "mustang") + ability(state, seen.seat).cover
 
 
 def _sight(state: GameState, seer: Player) -> int:
     """What `seer` takes off every distance: Scope and Rose Doolan."""
-    return has_in_play(seer, "scope") + has_ability(state, seer.seat, "rose_doolan")
+    return has_in_play(seer, "scope") + ability(state, seer.seat).sight
 
 
 class Unchanged:
@@ -168,4 +168,4 @@ def may_bang(state: GameState, seat: int) -> bool:
 
 def barrel_draws(state: GameState, seat: int) -> int:
     """How many Barrel "draw!"s this player gets against one BANG!."""
-    return has_in_play(state.players[seat], "barrel") + has_ability(state, seat, "jourdonnais")
+    return has_in_play(state.players[seat], "barrel") + ability(state, seat).barrels

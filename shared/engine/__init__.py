@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from shared.engine.deal import new_game, start_game
-from shared.engine.errors import IllegalAction, Refusal, SetupError
-from shared.engine.legality import NOT_AN_OPTION, refusal
+from shared.engine.errors import NOT_AN_OPTION, IllegalAction, Refusal, SetupError
+from shared.engine.legality import refusal
 from shared.engine.machine import Engine
 from shared.model import Action, Event, GameState
 

@@ -12,6 +12,7 @@ import msgspec
 
 from shared import rng
 from shared.cards import KEY
+from shared.engine.abilities import Ability, ability_of
 from shared.event_kinds import (
     ActionKind,
     CharacterKey,
@@ -29,14 +30,13 @@ from shared.event_kinds import (
 )
 from shared.high_noon.cards import EventCardKey
 from shared.model import (
+    FLIP_NOTHING,
     Action,
     Decision,
     DyingFrame,
     Event,
     Frame,
     GameState,
-    GringoFrame,
-    LuckyFrame,
     Player,
     ShotFrame,
     TurnFrame,
@@ -52,9 +52,7 @@ from shared.roles import (
     SIDE_SHERIFF,
     TARGET_3P,
 )
-from shared.rulebook import has_ability, rulebook, suit_of
-
-FLIP_NOTHING = -1  # a "draw!" with no card left anywhere: it fails
+from shared.rulebook import ability, rulebook, suit_of
 
 
 class EventFields(TypedDict, total=False):
@@ -114,6 +112,11 @@ class EngineCore:
     def player(self, seat: int) -> Player:
         return self.s.players[seat]
 
+    def ability(self, seat: int) -> Ability:
+        """What `seat`'s character's ability does at the moments it acts (the plain rule
+        when it has none, or it does not work now)."""
+        return ability_of(self.s, seat)
+
     # --- cards ---------------------------------------------------------------------------
 
     def draw_card(self) -> int | None:
@@ -160,18 +163,7 @@ class EngineCore:
         if frame.drawn is not None:
             card, frame.drawn = frame.drawn, None
             return card
-        if has_ability(self.s, seat, "lucky_duke"):
-            # Both cards are taken before either is discarded, so that a reshuffle between
-            # the two cannot put the first one back into the deck.
-            shown = [c for c in (self.draw_card(), self.draw_card()) if c is not None]
-            self.s.discard.extend(shown)
-            for card in shown:
-                self.emit("flip", seat=seat, card=card, purpose=purpose)
-            if len(shown) == 2:
-                self.s.stack.append(LuckyFrame(seat, shown, purpose))
-                return None
-            return shown[0] if shown else FLIP_NOTHING
-        return self.flip(seat, purpose)
+        return self.ability(seat).flip_for(self, seat, purpose)
 
     def random_hand_card(self, seat: int) -> int:
         hand = self.s.players[seat].hand
@@ -186,11 +178,20 @@ class EngineCore:
         self.s.players[seat].in_play.remove(card)
         self.s.discard.append(card)
 
-    def suzy_check(self) -> None:
-        """Suzy Lafayette draws the moment her hand is empty (checked before every decision)."""
+    def empty_hands(self) -> None:
+        """Abilities that act on an empty hand (Suzy Lafayette's), checked before every step."""
         for p in self.s.players:
-            if not p.hand and p.alive and has_ability(self.s, p.seat, "suzy_lafayette"):
-                self.draw_to_hand(p.seat, 1, source="suzy_lafayette")
+            if not p.hand and p.alive:
+                self.ability(p.seat).hand_emptied(self, p.seat)
+
+    # --- phase 1 -------------------------------------------------------------------------
+
+    def draw_done(self, frame: TurnFrame) -> None:
+        """Phase 1's own draw is over: the extra cards (`Rulebook.draw_extra`), what ends the
+        phase (`Rulebook.draw_phase_over`), then the play phase."""
+        book = rulebook(self.s)
+        frame.step = "draw_extra" if book.draw_extra(self.s, frame.seat) else "play"
+        book.draw_phase_over(self, frame.seat)
 
     # --- life ----------------------------------------------------------------------------
 
@@ -208,11 +209,7 @@ class EngineCore:
         if not rulebook(self.s).can_lose_life(self.s, seat):
             return
         self.lose_life(seat, amount, Event(kind="hit", seat=seat, target=killer, count=amount))
-        if has_ability(self.s, seat, "bart_cassidy"):
-            self.draw_to_hand(seat, amount, source="bart_cassidy")
-        if has_ability(self.s, seat, "el_gringo") and card_player is not None \
-                and card_player != seat:
-            self.s.stack.append(GringoFrame(seat, card_player, amount))
+        self.ability(seat).hit(self, seat, amount, card_player)
         if p.life <= 0:
             self.s.stack.append(DyingFrame(seat, killer))
 
@@ -226,8 +223,8 @@ class EngineCore:
 
     def beer_played(self) -> None:
         for p in self.s.players:
-            if p.alive and has_ability(self.s, p.seat, "madam_yto"):
-                self.draw_to_hand(p.seat, 1, source="madam_yto")
+            if p.alive:
+                self.ability(p.seat).beer_played(self, p.seat)
 
     # --- elimination and the end of the game --------------------------------------------
 
@@ -251,23 +248,21 @@ class EngineCore:
             self.emit("penalty", seat=killer, cards=tuple(lost), count=len(lost))
 
     def give_up_cards(self, seat: int, to_vulture: bool = True) -> None:
-        """Everything `seat` holds leaves it, its player being out: into Vulture Sam's hand
-        (unless `to_vulture` is false), or onto the discard pile."""
+        """Everything `seat` holds leaves it, its player being out: to the first living player
+        whose ability takes such cards (Vulture Sam; nobody unless `to_vulture`), or onto
+        the discard pile."""
         s = self.s
         p = s.players[seat]
         left = p.hand + p.in_play
         if not left:
             return
         p.hand, p.in_play = [], []
-        vulture = next((q for q in s.players
-                        if q.alive and has_ability(s, q.seat, "vulture_sam")), None)
-        if vulture is not None and to_vulture:
-            vulture.hand.extend(left)
-            self.emit("vulture", seat=vulture.seat, target=seat, cards=tuple(left),
-                      count=len(left), private_to=(vulture.seat,))
-        else:
-            s.discard.extend(left)
-            self.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
+        if to_vulture:
+            for q in s.players:
+                if q.alive and self.ability(q.seat).inherit(self, q.seat, seat, left):
+                    return
+        s.discard.extend(left)
+        self.emit("discard_all", seat=seat, cards=tuple(left), count=len(left))
 
     def check_game_over(self, dead: int, killer: int | None) -> bool:
         s = self.s
@@ -307,7 +302,7 @@ class EngineCore:
         """Advance automatic work until a seat must decide (or the game is over)."""
         s = self.s
         while s.winner is None:
-            self.suzy_check()
+            self.empty_hands()
             decision = self.step(s.stack[-1])
             if decision is not None:
                 s.pending = decision
@@ -323,10 +318,13 @@ class EngineCore:
 
 
 def is_immune(state: GameState, target: int, card: int, player: int) -> bool:
-    """Apache Kid ignores Diamond cards played by others (the Duel is handled apart)."""
+    """Whether `card`, played by `player`, has no effect on `target`: a card of the suit
+    their ability ignores (Apache Kid: Diamonds) played by someone else; a Duel is handled
+    apart."""
+    suit = ability(state, target).immune_to
     return (
-        target != player
-        and has_ability(state, target, "apache_kid")
-        and suit_of(state, card) == "diamonds"
+        suit is not None
+        and target != player
+        and suit_of(state, card) == suit
         and KEY[card] != "duel"
     )

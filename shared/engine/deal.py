@@ -15,7 +15,7 @@ from shared.high_noon.rules import HighNoonState
 from shared.invariants import problems
 from shared.model import STATE_VERSION, Event, GameState, Player, TurnFrame
 from shared.roles import DEPUTY, MAX_PLAYERS, MIN_PLAYERS, ROLE_DEAL, SHERIFF
-from shared.rulebook import has_ability
+from shared.rulebook import ability
 from shared.setup import HighNoonOptions, Scenario, Setup, expansions_problem
 
 
@@ -132,7 +132,9 @@ def _other_characters(state_rng: int, setup: Setup, characters: list[str],
 
 
 def _hand_size(state: GameState, seat: int) -> int:
-    return 5 if has_ability(state, seat, "big_spencer") else state.players[seat].life
+    """Cards dealt: as many as the life points, unless the ability says (Big Spencer: 5)."""
+    hand = ability(state, seat).hand
+    return state.players[seat].life if hand is None else hand
 
 
 def _deal_hands(state: GameState, seats: Iterable[int]) -> None:

@@ -21,6 +21,13 @@ class Refusal(NamedTuple):
         return self.sentence.format(*self.args) if self.args else self.sentence
 
 
+#: The refusal of an action with the right kind but a form no option has.
+NOT_AN_OPTION = Refusal("not_an_option", "that is not one of the legal choices now")
+#: An ability's check for a seat without that ability: its action is not possible now (the
+#: reader says what the decision asks instead).
+WITHOUT_ABILITY = Refusal("no_ability", "")
+
+
 class IllegalAction(Exception):
     """An action refused by the rules. `reason` is a sentence a player can read; `code` is for
     programs: "stale" (an answer to a decision that is no longer pending), "not_your_decision",

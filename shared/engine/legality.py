@@ -1,25 +1,26 @@
 """Whether an action is allowed, and why not, written once.
 
 Every check returns None when the action is allowed and a `Refusal` when it is not. The engine
-offers a seat exactly the actions that pass these checks (and those of `CARD_RULES`), and
-`refusal()` explains a refused action by running the same checks, so the options and the
-explanations cannot drift apart. Decisions without checks of their own (a General Store pick,
-Kit Carlson's card...) are refused by their list of options.
+offers a seat exactly the actions that pass these checks (and those of `CARD_RULES` and of the
+abilities in `shared.engine.abilities`), and `refusal()` explains a refused action by running
+the same checks, so the options and the explanations cannot drift apart. Decisions without
+checks of their own (a General Store pick, Kit Carlson's card...) are refused by their list of
+options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from shared.cards import BLUE, CARDS, KEY
+from shared.cards import CARDS, KEY
+from shared.engine.abilities import ACTION_OWNERS
 from shared.engine.card_rules import CARD_RULES, ready_bang
-from shared.engine.errors import Refusal
+from shared.engine.errors import NOT_AN_OPTION, WITHOUT_ABILITY, Refusal
 from shared.model import Action, Decision, GameState
-from shared.rulebook import has_ability, rulebook
+from shared.rulebook import ability, rulebook
 from shared.rules import alive_count
 
 END_TURN = Action("end_turn")
-CHUCK = Action("chuck")
 
 DECISION_TEXT = {
     "play": "play a card or end the turn",
@@ -41,75 +42,19 @@ DECISION_TEXT = {
     "kit_keep": "choose the card to keep",
 }
 
-#: The refusal of an action with the right kind but a form no option has.
-NOT_AN_OPTION = Refusal("not_an_option", "that is not one of the legal choices now")
-#: A check's answer for a seat without the character's ability: the action is not possible.
-_NO_ABILITY = Refusal("no_ability", "")
-
 Check = Callable[[GameState, int, Action], Refusal | None]
 
 
-# --- abilities -------------------------------------------------------------------------------
-
-def ready_sid(state: GameState, seat: int) -> Refusal | None:
-    """Sid Ketchum: two cards from his hand for a life point, below his maximum, any time."""
-    p = state.players[seat]
-    if not has_ability(state, seat, "sid_ketchum"):
-        return _NO_ABILITY
-    if p.life >= p.max_life:
-        return Refusal("full_life", "Sid Ketchum is at his maximum life")
-    if len(p.hand) < 2:
-        return Refusal("sid_cards", "Sid Ketchum discards two cards from his hand")
-    return None
-
-
-def check_sid(state: GameState, seat: int, action: Action) -> Refusal | None:
-    why = ready_sid(state, seat)
-    if why is not None:
-        return why
-    hand, cards = state.players[seat].hand, action.cards
-    if not (len(cards) == 2 and cards[0] < cards[1] and cards[0] in hand and cards[1] in hand
-            and action == Action("sid", cards=cards)):
-        return Refusal("sid_cards", "Sid Ketchum discards two different cards from his hand "
-                                    "(named in card order)")
-    return None
-
-
-def check_chuck(state: GameState, seat: int, action: Action) -> Refusal | None:
-    if not has_ability(state, seat, "chuck_wengam"):
-        return _NO_ABILITY
-    if state.players[seat].life <= 1:
-        return Refusal("last_life", "Chuck Wengam cannot give up his last life point")
-    return None if action == CHUCK else NOT_AN_OPTION
-
-
-def ready_jose(state: GameState, seat: int) -> Refusal | None:
-    if not has_ability(state, seat, "jose_delgado"):
-        return _NO_ABILITY
-    if state.jose_uses >= 2:
-        return Refusal("twice", "José Delgado uses his ability at most twice per turn")
-    return None
-
-
-def check_jose(state: GameState, seat: int, action: Action) -> Refusal | None:
-    why = ready_jose(state, seat)
-    if why is not None:
-        return why
-    card = action.card
-    if card is None or KEY[card] not in BLUE or action != Action("jose", card=card):
-        return Refusal("blue_card", "José Delgado discards a blue card from his hand")
-    return None
-
+# --- abilities -----------------------------------------------------------------------------
 
 _NOT_AS_BANG = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
                                   "other cards as BANG!")
 
 
 def ready_as_bang(state: GameState, seat: int, card: int) -> Refusal | None:
-    """Calamity Janet (a Missed!) and Annie Versary (any card) may play a card as a BANG!."""
-    key = KEY[card]
-    if key == "bang" or not (has_ability(state, seat, "annie_versary") or (
-            key == "missed" and has_ability(state, seat, "calamity_janet"))):
+    """Calamity Janet (a Missed!) and Annie Versary (any card) may play a card as a BANG!
+    (`Character.plays_as_bang`)."""
+    if KEY[card] not in ability(state, seat).plays_as_bang:
         return _NOT_AS_BANG  # asked for every card in hand at every play decision
     return ready_bang(state, seat, card)
 
@@ -159,14 +104,17 @@ def _check_end_turn(state: GameState, seat: int, action: Action) -> Refusal | No
     return None if action == END_TURN else NOT_AN_OPTION
 
 
+def _check_ability(state: GameState, seat: int, action: Action) -> Refusal | None:
+    """An ability's own action (Sid Ketchum, Chuck Wengam, José Delgado): its check."""
+    return ACTION_OWNERS[action.kind].check(state, seat, action)
+
+
 #: The checks of the play phase, by action kind.
 _PLAY: dict[str, Check] = {
     "end_turn": _check_end_turn,
     "play": _check_play,
     "play_as_bang": _check_play,
-    "sid": check_sid,
-    "chuck": check_chuck,
-    "jose": check_jose,
+    **dict.fromkeys(ACTION_OWNERS, _check_ability),
 }
 
 # --- the reader ------------------------------------------------------------------------------
@@ -184,8 +132,8 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
     check: Check | None = None
     if decision.kind == "play":
         check = _PLAY.get(action.kind)
-    elif action.kind == "sid":  # offered at every decision (PlayMixin.ask)
-        check = check_sid
+    elif action.kind in ACTION_OWNERS and ACTION_OWNERS[action.kind].at_any_time:
+        check = _check_ability  # offered at every decision (PlayMixin.ask)
     elif decision.kind == "dying" and action.kind == "beer":
         check = check_beer_to_survive
     if check is None:
@@ -195,7 +143,7 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
             return _not_now(decision, action)
         return _misplaced(state, seat, action) or NOT_AN_OPTION
     why = _misplaced(state, seat, action) or check(state, seat, action)
-    return _not_now(decision, action) if why is _NO_ABILITY else why
+    return _not_now(decision, action) if why is WITHOUT_ABILITY else why
 
 
 def _not_now(decision: Decision, action: Action) -> Refusal:

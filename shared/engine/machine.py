@@ -5,26 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shared.engine.abilities import ACTION_OWNERS, FRAME_OWNERS
 from shared.engine.play import PlayMixin
 from shared.engine.responses import ResponseMixin
 from shared.engine.turn import TurnMixin
 from shared.model import (
     Action,
-    BeforeCardFrame,
     Decision,
     DuelFrame,
     DyingFrame,
     EventFrame,
     Frame,
-    GringoFrame,
     IndiansFrame,
-    KitFrame,
-    LuckyFrame,
     MoveFrame,
     ShotFrame,
     StoreFrame,
     TurnFrame,
-    YoulFrame,
 )
 from shared.rulebook import rulebook
 
@@ -34,11 +30,12 @@ class Engine(TurnMixin, PlayMixin, ResponseMixin):
         return _STEP[type(frame)](self, frame)
 
     def resolve(self, action: Action) -> None:
-        """Answer the pending decision. Sid Ketchum's ability answers none: he heals, and the
-        same decision is asked again (his cards and life changed)."""
-        if action.kind == "sid":
+        """Answer the pending decision. An ability used at any moment (Sid Ketchum's) answers
+        none: it is used, and the same decision is asked again (cards and life changed)."""
+        owner = ACTION_OWNERS.get(action.kind)
+        if owner is not None and owner.at_any_time:
             assert self.s.pending is not None  # apply() refuses earlier when nothing is pending
-            self.resolve_sid(self.s.pending.seat, action)
+            owner.use(self, self.s.pending.seat, action)
             return
         frame = self.s.stack[-1]
         _RESOLVE[type(frame)](self, frame, action)
@@ -51,6 +48,7 @@ class Engine(TurnMixin, PlayMixin, ResponseMixin):
 
 
 # Each handler takes the frame type it is keyed by, which a dict's type cannot say: `Any`.
+# The frames of a character's own decisions are resolved by its ability (FRAME_OWNERS).
 _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     TurnFrame: Engine.step_turn,
     ShotFrame: Engine.step_shot,
@@ -58,13 +56,9 @@ _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     IndiansFrame: Engine.step_indians,
     DuelFrame: Engine.step_duel,
     StoreFrame: Engine.step_store,
-    LuckyFrame: Engine.step_lucky,
-    KitFrame: Engine.step_kit,
     MoveFrame: Engine.step_move,
-    GringoFrame: Engine.step_gringo,
-    YoulFrame: Engine.step_youl,
-    BeforeCardFrame: Engine.step_before_card,
     EventFrame: Engine.step_event,
+    **{frame: owner.step for frame, owner in FRAME_OWNERS.items()},
 }
 
 _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
@@ -74,9 +68,6 @@ _RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
     IndiansFrame: Engine.resolve_indians,
     DuelFrame: Engine.resolve_duel,
     StoreFrame: Engine.resolve_store,
-    LuckyFrame: Engine.resolve_lucky,
-    KitFrame: Engine.resolve_kit,
-    YoulFrame: Engine.resolve_youl,
-    BeforeCardFrame: Engine.resolve_before_card,
     EventFrame: Engine.resolve_event,
+    **{frame: owner.resolve for frame, owner in FRAME_OWNERS.items()},
 }

@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Unpack
 
-from shared.cards import BLUE, KEY, WEAPON_REACH
+from shared.cards import KEY, WEAPON_REACH
+from shared.engine.abilities import ACTION_OWNERS
 from shared.engine.card_rules import CARD_RULES
 from shared.engine.core import DecisionContext, EngineCore
-from shared.engine.legality import (
-    CHUCK,
-    END_TURN,
-    check_chuck,
-    ready_as_bang,
-    ready_jose,
-    ready_sid,
-)
-from shared.model import (
-    Action,
-    BeforeCardFrame,
-    Decision,
-    Event,
-    ShotFrame,
-    StoreFrame,
-    TurnFrame,
-)
-from shared.rulebook import Rulebook, has_ability, rulebook, suit_of
+from shared.engine.legality import END_TURN, ready_as_bang
+from shared.model import Action, BeforeCardFrame, Decision, ShotFrame, StoreFrame, TurnFrame
+from shared.rulebook import Rulebook, ability, rulebook
 from shared.rules import Unchanged, seats_from, weapon_of
 
 
@@ -34,22 +19,18 @@ class PlayMixin(EngineCore):
 
     def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
             **context: Unpack[DecisionContext]) -> Decision:
-        """Every decision, with Sid Ketchum's ability after its own options: he may use it at
-        any moment (seed 000), so whenever he holds a decision."""
+        """Every decision, with the actions of an ability usable at any moment after its own
+        options (Sid Ketchum's, seed 000: whenever he holds a decision)."""
         default = default if default is not None else options[-1]
-        return super().ask(seat, kind, [*options, *self.sid_options(seat)], default, **context)
+        extra = self.ability(seat).any_time(self.s, seat)
+        return super().ask(seat, kind, [*options, *extra] if extra else options, default,
+                           **context)
 
     def before_card(self, seat: int, source: int, card: int) -> None:
-        """Sid Ketchum may heal at any moment: also before a card aimed at him takes one of
-        his cards (state version 2 on; the question is put only when he could)."""
-        if self.s.version >= 2 and ready_sid(self.s, seat) is None:
+        """An ability usable at any moment may be used before a card aimed at `seat` takes
+        one of their cards (state version 2 on; the question is put only when it could)."""
+        if self.s.version >= 2 and self.ability(seat).any_time(self.s, seat):
             self.s.stack.append(BeforeCardFrame(seat, source, card))
-
-    def sid_options(self, seat: int) -> list[Action]:
-        if ready_sid(self.s, seat) is not None:
-            return []
-        return [Action("sid", cards=pair)
-                for pair in combinations(sorted(self.s.players[seat].hand), 2)]
 
     def play_options(self, seat: int) -> list[Action]:
         """Every card and ability `seat` may use on their turn: the actions that pass the
@@ -62,9 +43,9 @@ class PlayMixin(EngineCore):
         p = s.players[seat]
         book = rulebook(s)
         # Shortcuts for what is asked for every card in hand: the base rulebook lets every
-        # card be played, and without these two characters no other card is ever a BANG!.
+        # card be played, and most characters play no other card as a BANG!.
         every_card = type(book).forbids is Rulebook.forbids
-        as_bang = has_ability(s, seat, "annie_versary") or has_ability(s, seat, "calamity_janet")
+        as_bang = ability(s, seat).plays_as_bang
         bang = CARD_RULES["bang"]
         options: list[Action] = []
         for card in p.hand:
@@ -75,50 +56,30 @@ class PlayMixin(EngineCore):
             rule = CARD_RULES.get(key)
             if rule is not None and (every_card or book.forbids(s, seat, card) is None):
                 options.extend(rule.offers(s, seat, card))
-        if check_chuck(s, seat, CHUCK) is None:
-            options.append(CHUCK)
-        if ready_jose(s, seat) is None:
-            options.extend(Action("jose", card=c) for c in p.hand if KEY[c] in BLUE)
+        options.extend(self.ability(seat).turn_options(s, seat))
         options.append(END_TURN)
         return options
 
     # --- doing it ------------------------------------------------------------------------
-
-    def resolve_sid(self, seat: int, action: Action) -> None:
-        for card in action.cards:
-            self.discard_from_hand(seat, card)
-        self.emit("sid", seat=seat, cards=action.cards, count=2)
-        self.heal(seat)
 
     def fire_bang(self, seat: int, card: int, target: int, as_bang: bool) -> None:
         s = self.s
         self.discard_from_hand(seat, card)
         s.bangs_played += 1
         self.emit("play", seat=seat, card=card, target=target, how="as_bang" if as_bang else None)
-        unavoidable = False
-        if has_ability(s, seat, "colorado_bill"):
-            flipped = self.flip(seat, "colorado_bill")
-            unavoidable = flipped >= 0 and suit_of(s, flipped, draw=True) == "spades"
-        needed = 2 if has_ability(s, seat, "slab_the_killer") else 1
+        unavoidable = self.ability(seat).bang_fired(self, seat)
+        needed = ability(s, seat).shot_needs
         s.stack.append(ShotFrame(target, seat, card, seat, needed=needed, unavoidable=unavoidable))
 
     def resolve_play(self, frame: TurnFrame, action: Action) -> None:
-        s = self.s
         seat = frame.seat
         kind = action.kind
         if kind == "end_turn":
             frame.step = "discard"
             return
-        if kind == "chuck":
-            self.lose_life(seat, 1, Event(kind="chuck", seat=seat))
-            self.draw_to_hand(seat, 2, source="chuck_wengam")
-            return
-        if kind == "jose":
-            assert action.card is not None  # every jose option names its card
-            s.jose_uses += 1
-            self.discard_from_hand(seat, action.card)
-            self.emit("jose", seat=seat, card=action.card)
-            self.draw_to_hand(seat, 2, source="jose_delgado")
+        owner = ACTION_OWNERS.get(kind)
+        if owner is not None:  # an ability's own action (Chuck Wengam, José Delgado)
+            owner.use(self, seat, action)
             return
         card = action.card
         assert card is not None  # every play and play_as_bang option names its card

@@ -1,53 +1,43 @@
 """Everything decided out of turn, and the automatic steps between: shots, Barrels, Duels,
-Indians!, fatal hits, General Store picks, Lucky Duke, Kit Carlson, Youl Grinner, card moves."""
+Indians!, fatal hits, General Store picks, card moves. (The decisions of a character's own, such
+as Lucky Duke's pick, are its ability's: shared.engine.abilities.)"""
 
 from __future__ import annotations
 
 from shared.cards import KEY
 from shared.engine.core import EngineCore
-from shared.engine.legality import check_beer_to_survive, ready_sid
+from shared.engine.legality import check_beer_to_survive
 from shared.engine.turn import is_heart
 from shared.model import (
     Action,
-    BeforeCardFrame,
     Decision,
     DuelFrame,
     DyingFrame,
-    GringoFrame,
     IndiansFrame,
-    KitFrame,
-    LuckyFrame,
     MoveFrame,
     ShotFrame,
     StoreFrame,
-    TurnFrame,
-    YoulFrame,
 )
-from shared.rulebook import Rulebook, has_ability, rulebook
+from shared.rulebook import Rulebook, ability, rulebook
 from shared.rules import barrel_draws
 
 TAKE_HIT = Action("take_hit")
 DIE = Action("die")
-PASS = Action("pass")  # let the card aimed at you resolve
 
 
 class ResponseMixin(EngineCore):
     def bang_cards_for_discard(self, seat: int) -> list[int]:
         """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
-        return self._cards_as(seat, "bang", "missed")
+        return self._cards_as(seat, "bang", ability(self.s, seat).bang_with)
 
     def missed_cards(self, seat: int) -> list[int]:
-        if has_ability(self.s, seat, "big_spencer"):
-            return []
-        return self._cards_as(seat, "missed", "bang")
+        return self._cards_as(seat, "missed", ability(self.s, seat).missed_with)
 
-    def _cards_as(self, seat: int, key: str, calamity_key: str) -> list[int]:
-        """The cards in hand `seat` may use as a `key` card: those cards, and for Calamity
-        Janet the `calamity_key` ones too, as far as the rulebook lets them be used now."""
+    def _cards_as(self, seat: int, key: str, usable: frozenset[str]) -> list[int]:
+        """The cards in hand `seat` may use as a `key` card: those of the `usable` kinds (the
+        character's: shared.characters), as far as the rulebook lets them be used now."""
         s = self.s
-        calamity = has_ability(s, seat, "calamity_janet")
-        cards = [c for c in s.players[seat].hand
-                 if KEY[c] == key or (calamity and KEY[c] == calamity_key)]
+        cards = [c for c in s.players[seat].hand if KEY[c] in usable]
         book = rulebook(s)
         if type(book).forbids is Rulebook.forbids:
             return cards
@@ -179,7 +169,7 @@ class ResponseMixin(EngineCore):
             self.s.stack.pop()
             self.damage(current, 1, frame.challenger, frame.challenger)
 
-    # --- General Store, Lucky Duke, Kit Carlson, Youl Grinner ------------------------------
+    # --- General Store ----------------------------------------------------------------------
 
     def step_store(self, frame: StoreFrame) -> Decision | None:
         s = self.s
@@ -206,63 +196,6 @@ class ResponseMixin(EngineCore):
         self.s.players[picker].hand.append(card)
         self.emit("store_pick", seat=picker, card=card)
 
-    def step_lucky(self, frame: LuckyFrame) -> Decision | None:
-        options = [Action("pick", pick=c) for c in frame.cards]
-        return self.ask(frame.seat, "lucky_pick", options, options[0], shown=tuple(frame.cards))
-
-    def resolve_lucky(self, frame: LuckyFrame, action: Action) -> None:
-        s = self.s
-        s.stack.pop()
-        below = s.stack[-1]  # the frame that asked for the "draw!" (see EngineCore.draw_check)
-        assert isinstance(below, (TurnFrame, ShotFrame))
-        below.drawn = action.pick
-        self.emit("lucky_pick", seat=frame.seat, card=action.pick, purpose=frame.purpose)
-
-    def step_kit(self, frame: KitFrame) -> Decision | None:
-        options = [Action("put_back", pick=c) for c in frame.cards]
-        return self.ask(frame.seat, "kit_put_back", options, options[-1],
-                        private=tuple(frame.cards))
-
-    def resolve_kit(self, frame: KitFrame, action: Action) -> None:
-        assert action.pick is not None  # every put_back option names its card
-        s = self.s
-        s.stack.pop()
-        kept = tuple(c for c in frame.cards if c != action.pick)
-        s.players[frame.seat].hand.extend(kept)
-        s.deck.append(action.pick)
-        self.emit("kit_keep", seat=frame.seat, cards=kept, count=len(kept),
-                  private_to=(frame.seat,))
-
-    def step_youl(self, frame: YoulFrame) -> Decision | None:
-        s = self.s
-        giver = s.players[frame.giver]
-        if not giver.alive or not giver.hand:
-            s.stack.pop()
-            return None
-        options = [Action("give", card=c) for c in giver.hand]
-        return self.ask(frame.giver, "youl_give", options, options[0], source=frame.receiver)
-
-    def resolve_youl(self, frame: YoulFrame, action: Action) -> None:
-        assert action.card is not None  # every give option names its card
-        s = self.s
-        s.stack.pop()
-        s.players[frame.giver].hand.remove(action.card)
-        s.players[frame.receiver].hand.append(action.card)
-        self.emit("give", seat=frame.giver, target=frame.receiver, cards=(action.card,), count=1,
-                  private_to=(frame.giver, frame.receiver))
-
-    # --- before a card aimed at you ---------------------------------------------------
-
-    def step_before_card(self, frame: BeforeCardFrame) -> Decision | None:
-        if ready_sid(self.s, frame.seat) is not None:  # healed to the maximum, or out of cards
-            self.s.stack.pop()
-            return None
-        return self.ask(frame.seat, "before_card", [PASS], PASS, source=frame.source,
-                        card=frame.card)
-
-    def resolve_before_card(self, frame: BeforeCardFrame, action: Action) -> None:
-        self.s.stack.pop()  # "pass": the only answer besides the ability (Engine.resolve)
-
     # --- automatic steps -----------------------------------------------------------------
 
     def step_move(self, frame: MoveFrame) -> None:
@@ -271,11 +204,7 @@ class ResponseMixin(EngineCore):
         if not (actor.alive and victim.alive):
             s.stack.pop()
             return
-        if has_ability(s, frame.victim, "henry_block") and frame.actor != frame.victim \
-                and not frame.henry_checked:
-            frame.henry_checked = True
-            self.emit("henry_block", seat=frame.victim, target=frame.actor)
-            s.stack.append(ShotFrame(frame.actor, frame.victim, None, None))
+        if self.ability(frame.victim).card_taken(self, frame):  # Henry Block shoots first
             return
         s.stack.pop()
         if frame.pick is None:
@@ -302,11 +231,3 @@ class ResponseMixin(EngineCore):
             s.discard.append(card)
             self.emit("forced_discard", seat=frame.actor, target=frame.victim, card=card,
                       zone="hand" if from_hand else "in_play")
-
-    def step_gringo(self, frame: GringoFrame) -> None:
-        s = self.s
-        s.stack.pop()
-        if not s.players[frame.seat].alive:
-            return
-        for _ in range(frame.count):
-            s.stack.append(MoveFrame(frame.seat, frame.source, None, "steal"))

@@ -1,25 +1,14 @@
-"""A player's turn: Dynamite, Jail, Youl Grinner, the draw phase and the discard phase."""
+"""A player's turn: Dynamite, Jail, the draw phase and the discard phase."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from shared.cards import CARDS, KEY
-from shared.engine.core import FLIP_NOTHING, EngineCore
-from shared.model import (
-    Action,
-    Decision,
-    EventFrame,
-    GameState,
-    KitFrame,
-    MoveFrame,
-    TurnFrame,
-    YoulFrame,
-)
-from shared.rulebook import has_ability, rulebook, suit_of
-from shared.rules import next_alive, round_leader, seats_from
-
-DRAW_DECK = Action("draw_deck")
+from shared.engine.core import EngineCore
+from shared.model import FLIP_NOTHING, Action, Decision, GameState, TurnFrame
+from shared.rulebook import rulebook, suit_of
+from shared.rules import next_alive, round_leader
 
 
 def dynamite_explodes(state: GameState, card: int) -> bool:
@@ -92,16 +81,12 @@ class TurnMixin(EngineCore):
                 self.emit("turn_end", seat=seat, reason="skipped")
                 self.next_turn(seat)
             return None
-        if step == "youl":
+        if step == "youl":  # before phase 1 (Youl Grinner's gifts)
             frame.step = "draw"
-            if has_ability(s, seat, "youl_grinner"):
-                richer = [q for q in seats_from(s, seat)[1:]
-                          if len(s.players[q].hand) > len(p.hand)]
-                for giver in reversed(richer):
-                    s.stack.append(YoulFrame(giver, seat))
+            self.ability(seat).before_draw(self, seat)
             return None
-        if step == "draw":
-            return self.draw_phase(frame)
+        if step == "draw":  # phase 1: the rulebook's number of cards, as the ability draws them
+            return self.ability(seat).draw(self, frame, rulebook(s).draw_count(s, seat))
         if step == "draw_rest":  # Jesse Jones or Pedro Ramirez took the first card
             self.draw_to_hand(seat, rulebook(s).draw_count(s, seat) - 1)
             self.draw_done(frame)
@@ -123,89 +108,15 @@ class TurnMixin(EngineCore):
             return self.ask(seat, "discard", options, options[0])
         raise AssertionError(f"unknown turn step {step!r}")
 
-    def draw_done(self, frame: TurnFrame) -> None:
-        """Phase 1's own draw is over: the extra cards (`Rulebook.draw_extra`), what ends the
-        phase (`Rulebook.draw_phase_over`), then the play phase."""
-        book = rulebook(self.s)
-        frame.step = "draw_extra" if book.draw_extra(self.s, frame.seat) else "play"
-        book.draw_phase_over(self, frame.seat)
-
-    def draw_phase(self, frame: TurnFrame) -> Decision | None:
-        """Phase 1: the rulebook's number of cards (`draw_count`: 2), taken the way the
-        character takes them."""
-        s = self.s
-        seat = frame.seat
-        count = rulebook(s).draw_count(s, seat)
-        if has_ability(s, seat, "jesse_jones"):
-            victims = [q for q in seats_from(s, seat)[1:] if s.players[q].hand]
-            if victims:
-                options = [DRAW_DECK] + [Action("draw_player", target=q) for q in victims]
-                return self.ask(seat, "draw_source", options, DRAW_DECK)
-        elif has_ability(s, seat, "pedro_ramirez"):
-            if s.discard:
-                return self.ask(seat, "draw_source", [DRAW_DECK, Action("draw_discard")],
-                                DRAW_DECK, card=s.discard[-1])
-        elif has_ability(s, seat, "kit_carlson"):
-            self.kit_draw(frame, count)
-            return None
-        elif has_ability(s, seat, "black_jack"):
-            drawn = self.draw_to_hand(seat, count)
-            if len(drawn) >= 2:
-                second = drawn[1]
-                self.emit("reveal", seat=seat, card=second)
-                if suit_of(s, second) in ("hearts", "diamonds"):
-                    self.draw_to_hand(seat, 1, source="black_jack")
-            self.draw_done(frame)
-            return None
-        self.draw_to_hand(seat, count)
-        self.draw_done(frame)
-        return None
-
-    def kit_draw(self, frame: TurnFrame, count: int) -> None:
-        """Kit Carlson looks at one card more than he draws (at least 3) and keeps `count`:
-        he puts one back (`KitFrame`), or with a single card to keep chooses it and the
-        others go back in the order he drew them (`kit_keep`). When the extra cards of the
-        phase would take all he looked at, he simply takes them."""
-        s = self.s
-        seat = frame.seat
-        looked = []
-        for _ in range(max(3, count + 1)):
-            card = self.draw_card()
-            if card is None:
-                break
-            looked.append(card)
-        extra = rulebook(s).draw_extra(s, seat)
-        if count + extra >= len(looked):  # nothing to choose: he takes them all
-            if looked:
-                s.players[seat].hand.extend(looked)
-                self.emit("draw", seat=seat, cards=tuple(looked), count=len(looked),
-                          private_to=(seat,))
-            frame.step = "play"
-            rulebook(s).draw_phase_over(self, seat)
-            return
-        self.draw_done(frame)
-        self.emit("kit_look", seat=seat, cards=tuple(looked), count=len(looked),
-                  private_to=(seat,))
-        if count == len(looked) - 1:
-            s.stack.append(KitFrame(seat, looked))
-        else:
-            s.stack.append(EventFrame("kit_keep", [seat], looked))
-
     def resolve_draw_source(self, frame: TurnFrame, action: Action) -> None:
+        """Phase 1's first card: from the deck, or where the ability offered."""
         s = self.s
         seat = frame.seat
         if action.kind == "draw_deck":
             self.draw_to_hand(seat, rulebook(s).draw_count(s, seat))
             self.draw_done(frame)
-        elif action.kind == "draw_discard":
-            card = s.discard.pop()
-            s.players[seat].hand.append(card)
-            self.emit("draw_discard", seat=seat, card=card)
-            frame.step = "draw_rest"
-        else:  # draw_player: Jesse Jones takes a random card from that hand
-            assert action.target is not None  # every draw_player option names its target
-            frame.step = "draw_rest"
-            s.stack.append(MoveFrame(seat, action.target, None, "steal"))
+        else:
+            self.ability(seat).draw_from(self, frame, action)
 
     def resolve_turn(self, frame: TurnFrame, action: Action) -> None:
         if frame.step == "draw":

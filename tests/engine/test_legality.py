@@ -21,7 +21,8 @@ from table import Table
 from shared.cards import KEY
 from shared.engine import IllegalAction, Refusal, apply, refusal, start_game
 from shared.engine.card_rules import CARD_RULES
-from shared.engine.legality import DECISION_TEXT, NOT_AN_OPTION
+from shared.engine.errors import NOT_AN_OPTION
+from shared.engine.legality import DECISION_TEXT
 from shared.model import Action, GameState
 from shared.record import Move, action_of
 from shared.rulebook import rulebook
