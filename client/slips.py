@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from client.i18n import I18n
 from shared.cards import CARDS, KEY
+from shared.characters import CHARACTERS, NO_ABILITY
 from shared.model import Action
 from shared.roles import SHERIFF
 from shared.views import TableView
@@ -76,7 +77,7 @@ def left_out(view: TableView, card: int, seat: int, i18n: I18n) -> str | None:
     player, key = view.players[seat], KEY[card]
     if not player.alive or seat == view.viewer or key not in _AIMED:
         return None
-    if player.character == "apache_kid" and CARDS[card].suit == "diamonds":
+    if CHARACTERS.get(player.character, NO_ABILITY).immune_to == CARDS[card].suit:
         return i18n.t("why_immune")
     if key == "bang" and not player.in_reach and player.distance is not None:
         return _out_of_reach(i18n, player.distance, view.reach)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SUITS = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -16,7 +15,6 @@ WEAPON_REACH = {
     "carabine": 4,
     "winchester": 5,
 }
-COLT_REACH = 1
 
 BLUE = frozenset(
     {"barrel", "dynamite", "jail", "mustang", "scope", *WEAPON_REACH}
@@ -128,7 +126,7 @@ CARD_NAMES_BY_LANG["hu"] = {
     "winchester": "Winchester",
 }
 
-# Suit and rank of every copy, exactly as printed (DECK.md).
+# Suit and rank of every copy, exactly as printed on the cards of the 10th Anniversary box.
 _DECK_SPEC: dict[str, str] = {
     "bang": "A♠ Q♥ K♥ A♥ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",
     "missed": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 10♣ J♣ Q♣ K♣ A♣",
@@ -174,14 +172,6 @@ class Card:
     def rank_value(self) -> int:
         """2..14 (J=11, Q=12, K=13, A=14)."""
         return RANKS.index(self.rank) + 2
-
-    @property
-    def is_blue(self) -> bool:
-        return self.key in BLUE
-
-    @property
-    def is_weapon(self) -> bool:
-        return self.key in WEAPON_REACH
 
     @property
     def label(self) -> str:

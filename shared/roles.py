@@ -33,7 +33,6 @@ SIDE_SHERIFF = "sheriff"
 SIDE_OUTLAWS = "outlaws"
 SIDE_RENEGADE = "renegade"
 SIDE_3P = {DEPUTY: "3p_deputy", OUTLAW: "3p_outlaw", RENEGADE: "3p_renegade"}
-ALL_SIDES = (SIDE_SHERIFF, SIDE_OUTLAWS, SIDE_RENEGADE, *SIDE_3P.values())
 
 #: In the 3-player variant, whom each role must eliminate personally.
 TARGET_3P = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}

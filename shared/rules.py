@@ -98,12 +98,12 @@ def base_distance(state: GameState, a: int, b: int) -> int:
 
 
 def _seen_from(state: GameState, seen: Player) -> int:
-    """What `seen` adds to every distance to it: Mustang and Paul Regret."""
+    """What `seen` adds to every distance to it: a Mustang, and the ability's `cover`."""
     return has_in_play(seen, "mustang") + ability(state, seen.seat).cover
 
 
 def _sight(state: GameState, seer: Player) -> int:
-    """What `seer` takes off every distance: Scope and Rose Doolan."""
+    """What `seer` takes off every distance: a Scope, and the ability's `sight`."""
     return has_in_play(seer, "scope") + ability(state, seer.seat).sight
 
 

@@ -16,9 +16,9 @@ from shared.cards import CARDS, KEY
 from shared.engine.abilities import ACTION_OWNERS
 from shared.engine.card_rules import CARD_RULES, ready_bang
 from shared.engine.errors import NOT_AN_OPTION, WITHOUT_ABILITY, Refusal
-from shared.model import Action, Decision, GameState
-from shared.rulebook import ability, rulebook
-from shared.rules import alive_count
+from shared.model import Action, Decision, GameState, ShotFrame
+from shared.rulebook import Rulebook, ability, rulebook
+from shared.rules import alive_count, barrel_draws
 
 END_TURN = Action("end_turn")
 
@@ -87,6 +87,72 @@ def _check_play(state: GameState, seat: int, action: Action) -> Refusal | None:
     return why
 
 
+# --- answers out of turn --------------------------------------------------------------------
+
+BARREL = Action("barrel")
+_UNAVOIDABLE = Refusal("unavoidable", "this BANG! cannot be avoided (Colorado Bill drew a Spade)")
+
+
+def _shot(state: GameState) -> ShotFrame:
+    """The BANG! being answered: a `respond_shot` decision is asked by the frame on top."""
+    frame = state.stack[-1]
+    assert isinstance(frame, ShotFrame)
+    return frame
+
+
+def _usable(state: GameState, seat: int, card: int, as_key: str) -> Refusal | None:
+    """Whether the rulebook lets `seat` use `card` now as an `as_key` card."""
+    book = rulebook(state)
+    if type(book).forbids is Rulebook.forbids:  # the base game forbids nothing
+        return None
+    forbidden = book.forbids(state, seat, card, None if KEY[card] == as_key else as_key)
+    return None if forbidden is None else Refusal("may_not_play", forbidden)
+
+
+def check_barrel(state: GameState, seat: int, action: Action) -> Refusal | None:
+    """A "draw!" for a Barrel (or Jourdonnais's ability) against the BANG! aimed at `seat`:
+    once per Barrel against each BANG!."""
+    if action != BARREL:
+        return NOT_AN_OPTION
+    frame = _shot(state)
+    if frame.unavoidable:
+        return _UNAVOIDABLE
+    draws = barrel_draws(state, seat)
+    if frame.barrels_used >= draws:
+        if draws == 0:
+            return Refusal("no_barrel", "you have no Barrel in play")
+        return Refusal("barrel_used", "you have already drawn for your Barrel against this "
+                                      "BANG!")
+    return None
+
+
+def check_missed(state: GameState, seat: int, action: Action) -> Refusal | None:
+    """A Missed! (or a card the character plays as one: `Character.missed_with`) against the
+    BANG! aimed at `seat`."""
+    card = action.card
+    if card is None or action != Action("missed", card=card):
+        return NOT_AN_OPTION
+    if _shot(state).unavoidable:
+        return _UNAVOIDABLE
+    character = ability(state, seat)
+    if KEY[card] not in character.missed_with:
+        if not character.missed_with:
+            return Refusal("no_missed", "{} cannot play Missed! cards", (character.name,))
+        return Refusal("not_missed", "{} is not a Missed!", (CARDS[card].label,))
+    return _usable(state, seat, card, "missed")
+
+
+def check_discard_bang(state: GameState, seat: int, action: Action) -> Refusal | None:
+    """A BANG! (or a card the character uses as one: `Character.bang_with`) discarded in a
+    Duel or against Indians!."""
+    card = action.card
+    if card is None or action != Action("discard_bang", card=card):
+        return NOT_AN_OPTION
+    if KEY[card] not in ability(state, seat).bang_with:
+        return Refusal("not_bang", "{} is not a BANG!", (CARDS[card].label,))
+    return _usable(state, seat, card, "bang")
+
+
 def check_beer_to_survive(state: GameState, seat: int, action: Action) -> Refusal | None:
     """A Beer played when dying saves a life only while more than two players are left."""
     card = action.card
@@ -117,6 +183,15 @@ _PLAY: dict[str, Check] = {
     **dict.fromkeys(ACTION_OWNERS, _check_ability),
 }
 
+#: The checks of the answers out of turn, by decision kind and action kind.
+_ANSWERS: dict[tuple[str, str], Check] = {
+    ("respond_shot", "barrel"): check_barrel,
+    ("respond_shot", "missed"): check_missed,
+    ("respond_duel", "discard_bang"): check_discard_bang,
+    ("respond_indians", "discard_bang"): check_discard_bang,
+    ("dying", "beer"): check_beer_to_survive,
+}
+
 # --- the reader ------------------------------------------------------------------------------
 
 def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
@@ -134,8 +209,8 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
         check = _PLAY.get(action.kind)
     elif action.kind in ACTION_OWNERS and ACTION_OWNERS[action.kind].at_any_time:
         check = _check_ability  # offered at every decision (PlayMixin.ask)
-    elif decision.kind == "dying" and action.kind == "beer":
-        check = check_beer_to_survive
+    else:
+        check = _ANSWERS.get((decision.kind, action.kind))
     if check is None:
         if action in decision.options:
             return None

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from shared.cards import KEY
 from shared.engine.core import EngineCore
-from shared.engine.legality import check_beer_to_survive
+from shared.engine.legality import (
+    BARREL,
+    check_barrel,
+    check_beer_to_survive,
+    check_discard_bang,
+    check_missed,
+)
 from shared.engine.turn import is_heart
 from shared.model import (
     Action,
@@ -18,32 +24,12 @@ from shared.model import (
     ShotFrame,
     StoreFrame,
 )
-from shared.rulebook import Rulebook, ability, rulebook
-from shared.rules import barrel_draws
 
 TAKE_HIT = Action("take_hit")
 DIE = Action("die")
 
 
 class ResponseMixin(EngineCore):
-    def bang_cards_for_discard(self, seat: int) -> list[int]:
-        """Cards that count as a BANG! card when discarded (Duel, Indians!)."""
-        return self._cards_as(seat, "bang", ability(self.s, seat).bang_with)
-
-    def missed_cards(self, seat: int) -> list[int]:
-        return self._cards_as(seat, "missed", ability(self.s, seat).missed_with)
-
-    def _cards_as(self, seat: int, key: str, usable: frozenset[str]) -> list[int]:
-        """The cards in hand `seat` may use as a `key` card: those of the `usable` kinds (the
-        character's: shared.characters), as far as the rulebook lets them be used now."""
-        s = self.s
-        cards = [c for c in s.players[seat].hand if KEY[c] in usable]
-        book = rulebook(s)
-        if type(book).forbids is Rulebook.forbids:
-            return cards
-        return [c for c in cards
-                if book.forbids(s, seat, c, None if KEY[c] == key else key) is None]
-
     # --- a BANG! aimed at someone ------------------------------------------------------
 
     def step_shot(self, frame: ShotFrame) -> Decision | None:
@@ -66,11 +52,9 @@ class ResponseMixin(EngineCore):
                     return None
             else:
                 self.emit("barrel_fails", seat=target, card=card)
-        options = []
-        if not frame.unavoidable:
-            if frame.barrels_used < barrel_draws(s, target):
-                options.append(Action("barrel"))
-            options.extend(Action("missed", card=c) for c in self.missed_cards(target))
+        options = [BARREL] if check_barrel(s, target, BARREL) is None else []
+        missed = (Action("missed", card=c) for c in s.players[target].hand)
+        options.extend(a for a in missed if check_missed(s, target, a) is None)
         options.append(TAKE_HIT)
         return self.ask(target, "respond_shot", options, TAKE_HIT, source=frame.source,
                         card=frame.card, needed=frame.needed)
@@ -126,7 +110,8 @@ class ResponseMixin(EngineCore):
     # --- Indians! and Duel ---------------------------------------------------------------
 
     def discard_bang_options(self, seat: int) -> list[Action]:
-        options = [Action("discard_bang", card=c) for c in self.bang_cards_for_discard(seat)]
+        discards = (Action("discard_bang", card=c) for c in self.s.players[seat].hand)
+        options = [a for a in discards if check_discard_bang(self.s, seat, a) is None]
         options.append(TAKE_HIT)
         return options
 
@@ -165,7 +150,8 @@ class ResponseMixin(EngineCore):
             self.emit("play", seat=current, card=action.card, target=other, how="duel")
             frame.current = other
         else:
-            # RULES.md: the player who played the Duel caused the damage, even his own.
+            # The player who played the Duel caused the damage, even his own (the bounty, the
+            # penalty and El Gringo follow from that).
             self.s.stack.pop()
             self.damage(current, 1, frame.challenger, frame.challenger)
 

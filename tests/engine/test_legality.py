@@ -198,6 +198,56 @@ def test_each_refusal_names_its_check(table: Callable[[], Table], seat: int, kin
     assert why(table(), seat, kind, **fields).rule == rule
 
 
+# --- answers out of turn --------------------------------------------------------------------
+
+def test_a_missed_is_refused_by_its_check() -> None:
+    t = Table([None, "big_spencer", "calamity_janet", None],
+              hands={0: ["BANG! A♠", "Gatling"], 1: ["Missed! 2♠"],
+                     2: ["BANG! Q♥", "Beer 6♥"]})
+    t.play(0, "Gatling")
+    assert t.waiting() == (1, "respond_shot") and t.option_kinds() == {"take_hit"}
+    refused = why(t, 1, "missed", card="Missed! 2♠")
+    assert refused.rule == "no_missed" and refused.text == "Big Spencer cannot play Missed! cards"
+    t.act(1, "take_hit")
+    assert t.waiting() == (2, "respond_shot")
+    assert t.can(2, "missed", card="BANG! Q♥")  # Calamity Janet: a BANG! as a Missed!
+    refused = why(t, 2, "missed", card="Beer 6♥")
+    assert refused.rule == "not_missed" and refused.text == "Beer 6♥ is not a Missed!"
+
+
+def test_a_barrel_is_drawn_once_and_only_with_a_barrel() -> None:
+    t = Table(4, hands={0: ["BANG! A♠", "Gatling"]}, in_play={1: ["Barrel"]},
+              deck=["Missed! 2♠"])
+    t.play(0, "Gatling")
+    assert t.can(1, "barrel")
+    t.act(1, "barrel")  # a Spade: the Barrel fails
+    refused = why(t, 1, "barrel")
+    assert refused.rule == "barrel_used" and "already drawn" in refused.text
+    t.act(1, "take_hit")
+    assert t.waiting()[0] == 2 and why(t, 2, "barrel").rule == "no_barrel"
+
+
+def test_an_unavoidable_shot_says_so() -> None:
+    t = Table(["colorado_bill", None, None, None], hands={0: ["BANG! A♠"], 1: ["Missed! 3♠"]},
+              in_play={1: ["Barrel"]}, deck=["Missed! 2♠"])
+    t.play(0, "BANG! A♠", target=1)
+    for kind, fields in (("missed", {"card": "Missed! 3♠"}), ("barrel", {})):
+        refused = why(t, 1, kind, **fields)
+        assert refused.rule == "unavoidable" and "Colorado Bill" in refused.text
+
+
+@pytest.mark.parametrize("card, calamity", [("Missed! 3♠", False), ("Beer 6♥", False),
+                                            ("Beer 6♥", True)])
+def test_only_a_bang_is_discarded_in_a_duel(card: str, calamity: bool) -> None:
+    t = Table([None, "calamity_janet" if calamity else None, None, None],
+              hands={0: ["Duel J♠"], 1: [card, "Missed! 2♠"]})
+    t.play(0, "Duel J♠", target=1)
+    assert t.waiting() == (1, "respond_duel")
+    assert t.can(1, "discard_bang", card="Missed! 2♠") == calamity
+    refused = why(t, 1, "discard_bang", card=card)
+    assert refused.rule == "not_bang" and refused.text == f"{card} is not a BANG!"
+
+
 def test_every_decision_the_engine_asks_has_its_words() -> None:
     """A refusal names what the seat must do: every decision kind asked anywhere in shared/
     (an expansion's too) has its sentence in DECISION_TEXT."""

@@ -141,7 +141,7 @@ def test_lucky_duke_keeps_his_first_flip_out_of_a_reshuffle() -> None:
 
 
 def test_the_duel_player_caused_the_damage_so_the_challenged_earns_no_bounty() -> None:
-    """RULES.md: whoever played the Duel caused its damage, even when he loses it himself."""
+    """Whoever played the Duel caused its damage, even when he loses it himself."""
     t = Table(4, turn=2, hands={2: ["Duel J♠"], 3: ["BANG! A♠"]}, life={2: 1})
     t.play(2, "Duel J♠", target=3)
     t.act(3, "discard_bang", card="BANG! A♠")

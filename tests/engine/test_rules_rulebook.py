@@ -283,7 +283,7 @@ def test_character_pools() -> None:
     assert seen - base  # the full pool deals the 10 newer characters too
 
 
-DECK = {  # DECK.md, restated: every copy's rank and suit
+DECK = {  # the printed deck, restated: every copy's rank and suit
     "bang": "A♠ Q♥ K♥ A♥ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",
     "missed": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 10♣ J♣ Q♣ K♣ A♣", "beer": "6♥ 7♥ 8♥ 9♥ 10♥ J♥",
     "saloon": "5♥", "stagecoach": "9♠ 9♠", "wells_fargo": "3♥", "general_store": "Q♠ 9♣",
