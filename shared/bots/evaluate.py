@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shared.cards import KEY, WEAPON_REACH
+from shared.characters import CHARACTERS, NO_ABILITY, Character
 from shared.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from shared.views import PlayerView, TableView
 
@@ -30,6 +31,12 @@ MISSED_IN_DECK = 0.15  # share of Missed! cards: the chance a hidden hand card i
 
 def has(player: PlayerView, key: str) -> bool:
     return any(KEY[c] == key for c in player.in_play)
+
+
+def traits(player: PlayerView) -> Character:
+    """What the player's character changes (shared.characters): the numbers and card uses
+    the rules read, so that a bot never restates them."""
+    return CHARACTERS.get(player.character, NO_ABILITY)
 
 
 @dataclass
@@ -112,17 +119,19 @@ def _enmity_3p(view: TableView, others: list[PlayerView]) -> dict[int, float]:
 def shot_lands(shooter: PlayerView, target: PlayerView, event: str | None = None) -> float:
     """The chance a BANG! from `shooter` costs `target` a life point. `event`: High Noon's
     card in play (Blessing: every Barrel saves; Curse: none does)."""
-    draws = has(target, "barrel") + (target.character == "jourdonnais")
+    defends = traits(target)
+    draws = has(target, "barrel") + defends.barrels
     barrel_fails = {"blessing": 0.0 if draws else 1.0, "curse": 1.0}.get(event or "",
                                                                           0.75 ** draws)
-    if target.character == "big_spencer":
+    if not defends.missed_with:  # Big Spencer
         no_missed = 1.0
     else:
-        per_card = 0.45 if target.character == "calamity_janet" else MISSED_IN_DECK
+        per_card = 0.45 if "bang" in defends.missed_with else MISSED_IN_DECK  # Calamity Janet
         no_missed = (1 - per_card) ** target.hand_count
     lands = barrel_fails * (1 - (1 - no_missed) * 0.9)
-    if shooter.character == "slab_the_killer":
-        lands = 1 - (1 - lands) ** 2
+    needs = traits(shooter).shot_needs
+    if needs > 1:  # Slab the Killer: each Missed! needed is another chance the shot lands
+        lands = 1 - (1 - lands) ** needs
     if shooter.character == "colorado_bill":
         lands = 0.25 + 0.75 * lands
     return lands
@@ -148,7 +157,7 @@ def keep_value(sit: Situation, card: int) -> float:
     key = KEY[card]
     me = sit.me
     if key == "missed":
-        if me.character == "big_spencer":
+        if key not in traits(me).missed_with:  # Big Spencer cannot play it
             return 0.5
         return 6.0 if sit.low else 4.0
     if key == "beer":
@@ -159,7 +168,9 @@ def keep_value(sit: Situation, card: int) -> float:
         return 2.5
     if key == "bang":
         reachable = any(p.in_reach and sit.enmity.get(p.seat, 0) > 0.2 for p in sit.others)
-        return 4.5 if me.character == "calamity_janet" else 3.5 + 0.8 * reachable
+        if "bang" in traits(me).missed_with:  # Calamity Janet: a Missed! as well
+            return 4.5
+        return 3.5 + 0.8 * reachable
     if key in WEAPON_REACH:
         return weapon_value(sit, card)
     if key in ("barrel", "mustang", "scope") and key in sit.in_play:

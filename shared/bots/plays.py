@@ -13,6 +13,7 @@ from shared.bots.evaluate import (
     has,
     keep_value,
     shot_lands,
+    traits,
 )
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import Action
@@ -162,10 +163,10 @@ def _duel(sit: Situation, action: Action, careful: bool) -> float:
     target = sit.seat(action.target)
     if not careful:
         return 3.0 * sit.enmity.get(target.seat, 0.0)
-    mine = sit.count("bang") + (sit.count("missed") if sit.me.character == "calamity_janet" else 0)
+    mine = sum(sit.count(key) for key in sorted(traits(sit.me).bang_with))
     if sit.view.event_active == "the_sermon":  # no BANG! of mine on my own turn: I lose
         mine = 0
-    per_card = 0.45 if target.character == "calamity_janet" else 0.3
+    per_card = 0.45 if "missed" in traits(target).bang_with else 0.3  # Calamity Janet
     theirs = per_card * target.hand_count
     win = min(0.9, max(0.1, 0.5 + 0.25 * (mine - theirs)))
     my_loss = 2.0 if sit.low else 1.0
