@@ -26,7 +26,7 @@ class RoomError(Exception):
         self.message = message
 
 
-class SeatState(Struct, omit_defaults=True):
+class SeatState(Struct, omit_defaults=True, gc=False):
     kind: str = "empty"  # "empty" | "human" | "bot"
     name: str = ""
     cid: str | None = None

@@ -29,7 +29,7 @@ from shared.high_noon.cards import EventCardKey
 STATE_VERSION = 2
 
 
-class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True, gc=False):
     """What a seat does. Which fields matter depends on `kind` (see docs/REPLAY.md).
 
     card:   the card from the acting seat's hand that is used
@@ -45,7 +45,7 @@ class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True
     cards: tuple[int, ...] = ()
 
 
-class Decision(Struct, frozen=True, omit_defaults=True):
+class Decision(Struct, frozen=True, omit_defaults=True, gc=False):
     """Who must decide what, now. `options` are all the legal actions; `default` is the
     rules-safe choice applied when the seat's time runs out."""
 
@@ -61,7 +61,7 @@ class Decision(Struct, frozen=True, omit_defaults=True):
     private: tuple[int, ...] = ()  # cards only this seat sees (Kit Carlson's look)
 
 
-class Event(Struct, frozen=True, omit_defaults=True):
+class Event(Struct, frozen=True, omit_defaults=True, gc=False):
     """Something that happened. `cards` are visible only to the seats in `private_to` when that
     is not empty; everyone else learns just `count`.
 
@@ -89,7 +89,7 @@ class Event(Struct, frozen=True, omit_defaults=True):
     character: CharacterKey | None = None  # new_identity (High Noon)
 
 
-class Player(Struct):
+class Player(Struct, gc=False):
     seat: int
     name: str
     character: str

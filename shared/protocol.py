@@ -182,7 +182,7 @@ class ListRooms(_Msg, tag="list"):
     offset: int = 0
 
 
-class RoomOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class RoomOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     seats: int = 4
     pool: str = "all"
     turn_timeout: int = 60  # whole seconds per decision; 0 means no timeout
@@ -289,7 +289,7 @@ ClientMessage = (
 # --- shared shapes ---------------------------------------------------------------------------
 
 
-class SeatInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
+class SeatInfo(Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """`key`: a human seat's key id (KEY_ID characters of its client id), so that players can
     tell two people of the same name apart; "" for bots and empty seats."""
 
@@ -301,7 +301,7 @@ class SeatInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
     key: str = ""
 
 
-class RoomInfo(Struct, forbid_unknown_fields=True, omit_defaults=True):
+class RoomInfo(Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     id: str
     name: str
     status: Literal["waiting", "playing", "over"]
@@ -333,7 +333,7 @@ class Mine(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     other_character: str | None = None  # High Noon's New Identity: your second character
 
 
-class PlayerDelta(Struct, frozen=True, forbid_unknown_fields=True):
+class PlayerDelta(Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The fields of one public PlayerView that changed (all of them in a whole delta)."""
 
     seat: int
@@ -347,7 +347,7 @@ class PlayerDelta(Struct, frozen=True, forbid_unknown_fields=True):
     role: str | None | UnsetType = UNSET
 
 
-class TableDelta(Struct, frozen=True, forbid_unknown_fields=True):
+class TableDelta(Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The fields of the public TableView that changed; absent fields did not. `players`
     holds only the players that changed, with only their changed fields. The first delta of
     a game (the deal) has every field."""
@@ -399,7 +399,7 @@ class Error(_Msg, tag="error"):
     ref: int | None = None
 
 
-class Shown(Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
+class Shown(Struct, frozen=True, forbid_unknown_fields=True, array_like=True, gc=False):
     """The cards of event number `index` of a RoomDelta's `events`, for this seat's eyes
     (the public event carries none). On the wire: `[index, [card, ...]]`."""
 

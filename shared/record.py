@@ -21,7 +21,7 @@ from shared.setup import Scenario, Setup
 RECORD_VERSION = STATE_VERSION
 
 
-class Move(Struct, forbid_unknown_fields=True, omit_defaults=True):
+class Move(Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """One recorded action. `card`, `pick` and `cards` may name cards instead of ids."""
 
     seat: int

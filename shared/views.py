@@ -12,7 +12,7 @@ from shared.model import Action, GameState
 from shared.roles import SHERIFF
 
 
-class PlayerView(Struct, frozen=True, omit_defaults=True):
+class PlayerView(Struct, frozen=True, omit_defaults=True, gc=False):
     seat: int
     name: str
     character: str
@@ -26,7 +26,7 @@ class PlayerView(Struct, frozen=True, omit_defaults=True):
     in_reach: bool = False  # a BANG! from the viewer could reach this player
 
 
-class PendingView(Struct, frozen=True, omit_defaults=True):
+class PendingView(Struct, frozen=True, omit_defaults=True, gc=False):
     """The public face of the pending decision."""
 
     id: int
@@ -38,7 +38,7 @@ class PendingView(Struct, frozen=True, omit_defaults=True):
     shown: tuple[int, ...] = ()
 
 
-class TableView(Struct, frozen=True, omit_defaults=True):
+class TableView(Struct, frozen=True, omit_defaults=True, gc=False):
     viewer: int | None  # None for a spectator
     players: tuple[PlayerView, ...]
     turn: int

@@ -1,10 +1,13 @@
 """The host under load: a long burst of requests releases its answers as it goes, a client's
-seats are found without looking at every room, and a finished room that leaves memory early
-(many games end) stays in the lobby and answers until it is retired."""
+seats are found without looking at every room, a finished room that leaves memory early
+(many games end) stays in the lobby and answers until it is retired, and what a room keeps
+gives the garbage collector little to walk."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import types
 
 import pytest
 from hostkit import WireClient, public_of, raw_of
@@ -13,6 +16,9 @@ import server.host
 from server.host import Host
 from server.rooms import Room, RoomTable
 from shared import protocol as p
+from shared.model import Action, Decision, Event, Player
+from shared.record import Move
+from shared.views import PlayerView, TableView
 
 
 def outbox_topics(host: Host) -> list[str]:
@@ -109,3 +115,41 @@ async def test_a_finished_room_out_of_memory_stays_in_the_lobby_until_it_is_reti
     assert public_of(host, p.lobby_topic(first))[-1].gone
     assert raw_of(host, p.lobby_topic(first))[-1].payload == b""
     assert raw_of(host, p.snapshot_topic(first))[-1].payload == b""
+
+
+#: What a room keeps by the hundred (its history, its players, its views and lobby entry):
+#: plain data the collector need not walk (msgspec's `gc=False`).
+UNWALKED = (Event, Player, Action, Decision, Move, TableView, PlayerView, p.RoomInfo,
+            p.SeatInfo, p.RoomOptions)
+
+
+def walked_from(*roots: object) -> list[object]:
+    """The objects a full collection walks that `roots` keep alive (classes, modules and
+    functions, which everything shares, left out)."""
+    seen: set[int] = set()
+    walked: list[object] = []
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type | types.ModuleType | types.FunctionType):
+            continue
+        seen.add(id(obj))
+        if gc.is_tracked(obj):
+            walked.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return walked
+
+
+async def test_a_rooms_history_gives_the_garbage_collector_nothing_to_walk(host: Host) -> None:
+    """A full collection walks every object it tracks: with a thousand rooms' histories
+    (hundreds of events each) in memory, one took about 90 ms, and about 30 ms once these
+    were untracked. Events,
+    players, actions, views and lobby entries are not tracked: a finished game's room keeps
+    a few dozen tracked objects (lists, frames), whatever the length of its history."""
+    ann = WireClient(host)
+    room = host.rooms[await finished_game(host, ann, "One")]
+    gc.collect()  # tuples of plain values are untracked by a collection
+    walked = walked_from(room, room.info(), host.broadcasts.get(room.id))
+    assert len(room.events) > 100
+    assert [o for o in walked if isinstance(o, UNWALKED)] == []
+    assert len(walked) < 100
