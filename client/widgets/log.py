@@ -9,7 +9,7 @@ from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Visual
@@ -116,6 +116,40 @@ class GameLog(Widget):
         return Content("\n").join(wrapped[line][row]  # type: ignore[index]
                                   for line, row in self._rows())
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in `crop`, each from its kept strip. Every new line moves every row, so
+        Textual's own pipeline (a line cache by row, then padding, borders and effects
+        applied row by row, four new strips a row) would redo every row of the log at every
+        update; for a log whose box has none of those, the kept rows are final as they are
+        and only get their place. Any other box goes through Textual's pipeline."""
+        if not self._plain_box():
+            return super().render_lines(crop)
+        width = self.size.width
+        filters = self.get_line_filters()
+        base_background, background = self.background_colors
+        fill = Style(background=base_background + background).rich_style
+        shown = len(self._rows())
+        strips = []
+        for y in crop.line_range:
+            kept = self._row_strip(y)
+            strip = kept.adjust_cell_length(width, fill)  # these keep their results: done
+            for line_filter in filters:                    # once per row, not per frame
+                strip = strip.apply_filter(line_filter, background)
+            strips.append(_placed(strip, y, kept.cell_length) if y < shown else strip)
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
+
+    def _plain_box(self) -> bool:
+        """Whether the log's box adds nothing to its rows: no border, padding, outline,
+        tint, hatch or see-through, and no text selected (it spans rows)."""
+        styles = self.styles
+        return (self.text_selection is None and not any(styles.gutter)
+                and not any(edge for edge, _ in styles.outline) and not styles.tint.a
+                and self.opacity == 1.0 and styles.text_opacity == 1.0
+                and not (styles.has_rule("hatch") and styles.hatch != "none"))
+
     def render_line(self, y: int) -> Strip:
         """Row `y` as `render()` would render it: each row is rendered once and kept until the
         width or the style (the theme) changes, then given the place (offsets) where it is
@@ -123,6 +157,12 @@ class GameLog(Widget):
         rows = self._rows()
         if self.text_selection is not None or not rows:  # a selection spans rows
             return super().render_line(y)
+        strip = self._row_strip(y)
+        return _placed(strip, y) if y < len(rows) else strip
+
+    def _row_strip(self, y: int) -> Strip:
+        """Row `y`, rendered once and kept (blank below the last line), without its place."""
+        rows = self._rows()
         style = self.visual_style
         if y >= len(rows):
             return Strip.blank(self.size.width, style.rich_style)
@@ -137,17 +177,19 @@ class GameLog(Widget):
             strips = self._strips[line] = [
                 Visual.to_strips(self, part, self._wrap_width, 1, style)[0] for part in wrapped
             ]
-        return _placed(strips[row], y)
+        return strips[row]
 
 
-def _placed(strip: Strip, y: int) -> Strip:
-    """`strip` shown on row `y`, with the places text selection reads, as
-    `Strip.apply_offsets(0, y)` gives it. Every new line moves each row up one, so that cache
-    (by place, on each strip) never hits here; the styles with their places repeat, and are
-    kept."""
+def _placed(strip: Strip, y: int, length: int | None = None) -> Strip:
+    """`strip` shown on row `y`, with the places text selection reads in its first `length`
+    cells (all by default), as `Strip.apply_offsets(0, y)` gives them. Every new line moves
+    each row up one, so that cache (by place, on each strip) never hits here; the styles with
+    their places repeat, and are kept."""
+    end = strip.cell_length if length is None else length
     segments, x = [], 0
     for text, style, _ in strip:
-        segments.append(Segment(text, _with_offset(style, x, y)))
+        segments.append(Segment(text, _with_offset(style, x, y)) if x < end else
+                        Segment(text, style))
         x += len(text)
     return Strip(segments, strip.cell_length)
 

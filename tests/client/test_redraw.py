@@ -5,8 +5,10 @@ from __future__ import annotations
 import msgspec
 from rich.segment import Segment
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
+from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
 from client.app import BangApp
@@ -79,6 +81,35 @@ async def test_the_log_rendered_row_by_row_is_the_log_rendered_whole() -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert rows(log) == whole(log)
+
+
+def pipeline(log: GameLog, crop: Region) -> list[list[Segment]]:
+    """The rows in `crop` as Textual's own pipeline renders them (line cache, box, effects)."""
+    log._styles_cache.clear()
+    return [list(strip) for strip in Widget.render_lines(log, crop)]
+
+
+async def test_the_logs_own_row_rendering_is_textuals() -> None:
+    """The log's rows skip Textual's row-by-row pipeline when its box adds nothing to them;
+    what they show is the same, and any box that does add something goes through it."""
+    app = LogApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        log = app.query_one(GameLog)
+        for n in range(12):
+            log.add([f"Line {n}: Bang! 7♥ at Slab the Killer, who plays a Missed! Q♠"])
+            await pilot.pause()
+            for crop in (log.size.region, Region(3, 2, 20, 4)):
+                assert [list(s) for s in log.render_lines(crop)] == pipeline(log, crop)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert [list(s) for s in log.render_lines(log.size.region)] == \
+            pipeline(log, log.size.region)
+        log.styles.border_top = ("solid", "red")
+        log.styles.padding = (0, 1)
+        await pilot.pause()
+        drawn = [list(s) for s in log.render_lines(log.size.region)]
+        assert drawn == pipeline(log, log.size.region)
+        assert "".join(segment.text for segment in drawn[0]) == "─" * log.size.width  # its border
 
 
 async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
