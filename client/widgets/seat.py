@@ -6,6 +6,7 @@ import textwrap
 
 from textual.content import Content
 from textual.events import Click
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -47,6 +48,7 @@ class SeatPanel(Widget, can_focus=True):
         self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
         self.other: str | None = None  # your New Identity, on your own seat
         self._shown: tuple[object, ...] | None = None  # what `show` last drew
+        self._drawn: tuple[Size, list[Content]] = (Size(0, 0), [])  # its rows, at that size
 
     def show(self, view: TableView, key: str = "") -> None:
         """Draw this seat from `view`. Only what this seat shows is compared: most updates
@@ -63,23 +65,40 @@ class SeatPanel(Widget, can_focus=True):
             self.tooltip = _details(player, key, self.i18n, other)
         self._shown = shown
         self.player, self.viewer, self.key, self.other = player, view.viewer, key, other
-        self.mark({"-turn": turn, "-me": view.viewer == self.seat, "-dead": not player.alive,
-                   "-deciding": deciding})
-        self.refresh()
+        restyled = self.mark({"-turn": turn, "-me": view.viewer == self.seat,
+                              "-dead": not player.alive, "-deciding": deciding})
+        self._repaint(everything=restyled)
 
-    def mark(self, classes: dict[str, bool]) -> None:
-        """Add or remove CSS classes with one restyle: `set_class` restyles on each call."""
+    def mark(self, classes: dict[str, bool]) -> bool:
+        """Add or remove CSS classes with one restyle (`set_class` restyles on each call);
+        whether they changed."""
         before = self.classes
         for name, add in classes.items():
             self.set_class(add, name, update=False)
-        if self.classes != before:
-            self.update_node_styles()
+        if self.classes == before:
+            return False
+        self.update_node_styles()
+        return True
+
+    def _repaint(self, everything: bool = False) -> None:
+        """Repaint the rows that changed since they were drawn (most updates change one: a
+        life, a hand count), or `everything` (the box's style changed)."""
+        size = self.content_size
+        rows = self._rows(size.width, size.height)
+        drawn, self._drawn = self._drawn, (size, rows)
+        if everything or drawn[0] != size or len(drawn[1]) != len(rows):
+            self.refresh()
+            return
+        changed = [Region(0, y, size.width, 1) for y, (old, new) in
+                   enumerate(zip(drawn[1], rows, strict=True)) if not _same(old, new)]
+        if changed:
+            self.refresh(*changed)
 
     def explain(self, why: str | None) -> None:
         """Show why the picked card leaves this seat out (None: nothing to say)."""
         if why != self.why:
             self.why = why
-            self.refresh()
+            self._repaint()
 
     def on_focus(self) -> None:
         if self.player is not None:  # the key first: the ability may not fit on the line
@@ -93,10 +112,17 @@ class SeatPanel(Widget, can_focus=True):
         self.post_message(self.Chosen(self.seat))
 
     def render(self) -> Content:
+        size = self.content_size
+        rows = self._rows(size.width, size.height)
+        self._drawn = (size, rows)
+        return Content("\n").join(rows)
+
+    def _rows(self, width: int, height: int) -> list[Content]:
+        """The box's rows at this size."""
         if self.player is None:
-            return Content("")
+            return [Content("")]
         p, t = self.player, self.i18n.t
-        width = max(self.size.width, 10)
+        width = max(width, 10)
         wide = width >= 34
         marker = "▶ " if "-turn" in self.classes else "  "
         if "-deciding" in self.classes and "-turn" not in self.classes:
@@ -112,10 +138,10 @@ class SeatPanel(Widget, can_focus=True):
         if self.other in CHARACTERS:
             character += f" (⇄ {CHARACTERS[self.other].name})"
         if not p.alive:
-            return Content("\n").join([
+            return [
                 spread(who, life, width),
                 spread(Content(f"  {character}"), Content.styled(t("dead"), "italic"), width),
-            ])
+            ]
         hand = Content(t("hand_count", n=p.hand_count))
         gun, reach_value = weapon(p, self.i18n)
         where = short_where = Content("")
@@ -139,9 +165,14 @@ class SeatPanel(Widget, can_focus=True):
             spread(Content(f"  {character}"), hand, width),
             spread(in_play, where, width),
         ]
-        ability = _wrapped(self.i18n.ability(p.character), width - 2, self.size.height - 3)
+        ability = _wrapped(self.i18n.ability(p.character), width - 2, height - 3)
         lines += [Content.styled("  " + line, "dim italic") for line in ability]
-        return Content("\n").join(lines)
+        return lines
+
+
+def _same(old: Content, new: Content) -> bool:
+    """Whether two rows look the same (`Content`'s == compares the text alone)."""
+    return old.plain == new.plain and old.spans == new.spans
 
 
 def _wrapped(text: str, width: int, rows: int) -> list[str]:

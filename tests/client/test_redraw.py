@@ -144,3 +144,22 @@ async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
                 assert bool(table.my_options) == bool(update.view.options)
             await pilot.pause(0.2)
         assert layouts == [], size
+
+
+async def test_seats_repainted_row_by_row_show_what_a_whole_repaint_would() -> None:
+    """A seat repaints only the rows of its box that changed: after every update of a game,
+    each seat's box is what repainting it whole gives."""
+    session = FeedSession()
+    app = BangApp(session)
+    async with app.run_test(size=(160, 50)) as pilot:
+        for update in game_updates(players=7, seed=2, limit=120):
+            session.emit(update)
+            await pilot.pause()
+            table = app.screen
+            if not isinstance(table, TableScreen):  # the game is over
+                break
+            for panel in table.seat_panels:
+                box = panel.region.size.region
+                before = [list(strip) for strip in panel.render_lines(box)]
+                panel.refresh()
+                assert [list(strip) for strip in panel.render_lines(box)] == before
