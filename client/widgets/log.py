@@ -128,10 +128,11 @@ class GameLog(Widget):
         filters = self.get_line_filters()
         base_background, background = self.background_colors
         fill = Style(background=base_background + background).rich_style
-        shown = len(self._rows())
+        rows, style = self._rows(), self.visual_style
+        shown = len(rows)
         strips = []
         for y in crop.line_range:
-            kept = self._row_strip(y)
+            kept = self._row_strip(rows, y, style)
             strip = kept.adjust_cell_length(width, fill)  # these keep their results: done
             for line_filter in filters:                    # once per row, not per frame
                 strip = strip.apply_filter(line_filter, background)
@@ -157,13 +158,12 @@ class GameLog(Widget):
         rows = self._rows()
         if self.text_selection is not None or not rows:  # a selection spans rows
             return super().render_line(y)
-        strip = self._row_strip(y)
+        strip = self._row_strip(rows, y, self.visual_style)
         return _placed(strip, y) if y < len(rows) else strip
 
-    def _row_strip(self, y: int) -> Strip:
-        """Row `y`, rendered once and kept (blank below the last line), without its place."""
-        rows = self._rows()
-        style = self.visual_style
+    def _row_strip(self, rows: list[tuple[int, int]], y: int, style: Style) -> Strip:
+        """Row `y` of `rows` (see `_rows`) in `style`, rendered once and kept (blank below
+        the last line), without its place."""
         if y >= len(rows):
             return Strip.blank(self.size.width, style.rich_style)
         if style != self._style:
