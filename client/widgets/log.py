@@ -117,11 +117,12 @@ class GameLog(Widget):
                                   for line, row in self._rows())
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The rows in `crop`, each from its kept strip. Every new line moves every row, so
+        """The rows in `crop`, each its kept strip. Every new line moves every row, so
         Textual's own pipeline (a line cache by row, then padding, borders and effects
         applied row by row, four new strips a row) would redo every row of the log at every
-        update; for a log whose box has none of those, the kept rows are final as they are
-        and only get their place. Any other box goes through Textual's pipeline."""
+        update; for a log whose box has none of those, the kept rows are final as they are.
+        They go without their places (offsets): Textual asks `render_line` for those when
+        the mouse starts a selection. Any other box goes through Textual's pipeline."""
         if not self._plain_box():
             return super().render_lines(crop)
         width = self.size.width
@@ -129,14 +130,12 @@ class GameLog(Widget):
         base_background, background = self.background_colors
         fill = Style(background=base_background + background).rich_style
         rows, style = self._rows(), self.visual_style
-        shown = len(rows)
         strips = []
         for y in crop.line_range:
-            kept = self._row_strip(rows, y, style)
-            strip = kept.adjust_cell_length(width, fill)  # these keep their results: done
-            for line_filter in filters:                    # once per row, not per frame
+            strip = self._row_strip(rows, y, style).adjust_cell_length(width, fill)
+            for line_filter in filters:  # each strip keeps what these give: once per row
                 strip = strip.apply_filter(line_filter, background)
-            strips.append(_placed(strip, y, kept.cell_length) if y < shown else strip)
+            strips.append(strip)
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
@@ -180,16 +179,14 @@ class GameLog(Widget):
         return strips[row]
 
 
-def _placed(strip: Strip, y: int, length: int | None = None) -> Strip:
-    """`strip` shown on row `y`, with the places text selection reads in its first `length`
-    cells (all by default), as `Strip.apply_offsets(0, y)` gives them. Every new line moves
-    each row up one, so that cache (by place, on each strip) never hits here; the styles with
-    their places repeat, and are kept."""
-    end = strip.cell_length if length is None else length
+def _placed(strip: Strip, y: int) -> Strip:
+    """`strip` shown on row `y`, with the places text selection reads, as
+    `Strip.apply_offsets(0, y)` gives it. Every new line moves each row up one, so that cache
+    (by place, on each strip) never hits here; the styles with their places repeat, and are
+    kept."""
     segments, x = [], 0
     for text, style, _ in strip:
-        segments.append(Segment(text, _with_offset(style, x, y)) if x < end else
-                        Segment(text, style))
+        segments.append(Segment(text, _with_offset(style, x, y)))
         x += len(text)
     return Strip(segments, strip.cell_length)
 

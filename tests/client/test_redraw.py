@@ -83,10 +83,20 @@ async def test_the_log_rendered_row_by_row_is_the_log_rendered_whole() -> None:
         assert rows(log) == whole(log)
 
 
-def pipeline(log: GameLog, crop: Region) -> list[list[Segment]]:
+def looks(strips: list[Strip]) -> list[list[tuple[str, str]]]:
+    """What rows show: each piece's text and style, without the places (offsets) that
+    Textual reads from `render_line` when the mouse asks, not from a frame."""
+    return [[(segment.text, str(segment.style)) for segment in strip] for strip in strips]
+
+
+def pipeline(log: GameLog, crop: Region) -> list[list[tuple[str, str]]]:
     """The rows in `crop` as Textual's own pipeline renders them (line cache, box, effects)."""
     log._styles_cache.clear()
-    return [list(strip) for strip in Widget.render_lines(log, crop)]
+    return looks(Widget.render_lines(log, crop))
+
+
+def drawn(log: GameLog, crop: Region) -> list[list[tuple[str, str]]]:
+    return looks(log.render_lines(crop))
 
 
 async def test_the_logs_own_row_rendering_is_textuals() -> None:
@@ -99,17 +109,30 @@ async def test_the_logs_own_row_rendering_is_textuals() -> None:
             log.add([f"Line {n}: Bang! 7♥ at Slab the Killer, who plays a Missed! Q♠"])
             await pilot.pause()
             for crop in (log.size.region, Region(3, 2, 20, 4)):
-                assert [list(s) for s in log.render_lines(crop)] == pipeline(log, crop)
+                assert drawn(log, crop) == pipeline(log, crop)
         app.theme = "textual-light"
         await pilot.pause()
-        assert [list(s) for s in log.render_lines(log.size.region)] == \
-            pipeline(log, log.size.region)
+        assert drawn(log, log.size.region) == pipeline(log, log.size.region)
         log.styles.border_top = ("solid", "red")
         log.styles.padding = (0, 1)
         await pilot.pause()
-        drawn = [list(s) for s in log.render_lines(log.size.region)]
-        assert drawn == pipeline(log, log.size.region)
-        assert "".join(segment.text for segment in drawn[0]) == "─" * log.size.width  # its border
+        rows = drawn(log, log.size.region)
+        assert rows == pipeline(log, log.size.region)
+        assert "".join(text for text, _ in rows[0]) == "─" * log.size.width  # its border
+
+
+async def test_text_in_the_log_is_selected_with_the_mouse() -> None:
+    """The log's frames carry no places, but a drag across it still selects its text."""
+    app = LogApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        log = app.query_one(GameLog)
+        log.add([f"Line {n}: Bang!" for n in range(20)])
+        await pilot.pause()
+        await pilot.mouse_down(log, offset=(0, 2))
+        await pilot.hover(log, offset=(6, 3))
+        await pilot.mouse_up(log, offset=(6, 3))
+        await pilot.pause()
+        assert app.screen.get_selected_text() == "Line 14: Bang!\nLine 15"
 
 
 async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
