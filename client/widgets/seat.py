@@ -77,7 +77,7 @@ class SeatPanel(Widget, can_focus=True):
             self.set_class(add, name, update=False)
         if self.classes == before:
             return False
-        self.update_node_styles()
+        self.update_node_styles(animate=False)  # seats have no transitions to animate
         return True
 
     def _repaint(self, everything: bool = False) -> None:
