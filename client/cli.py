@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: Sub-command modules, in the order `bang --help` lists them.
@@ -38,7 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    try:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # here, where a reader gone is caught, not at exit
+        return code
+    except BrokenPipeError:  # the reader went away (`bang replay --json game | head`)
+        # Whatever is still buffered goes nowhere, instead of a second error at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from client.cli import main
 from shared.record import GameRecord, Move, dump_record
 from shared.setup import Scenario, SeatRig, Setup
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
 def test_simulate_json_reports_every_field(capsys):
@@ -222,3 +228,17 @@ def test_a_lan_room_carries_the_rulings_and_the_forms_bonus_choice():
     plain = RoomForm(name="Saloon", players=5, pool="all", timeout=0, bots=False,
                      expansions=("high_noon",))
     assert plain.high_noon() is None
+
+
+def test_output_cut_short_by_its_reader_is_no_error() -> None:
+    """`bang replay --json game | head`: the reader leaves early; no traceback, exit 1."""
+    command = [sys.executable, "-m", "client.cli", "replay", "--json",
+               str(EXAMPLES / "high_noon.json")]
+    reader, writer = os.pipe()
+    os.close(reader)  # gone before anything is written: every write fails
+    try:
+        done = subprocess.run(command, stdout=writer, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(writer)
+    assert done.stderr == b""
+    assert done.returncode == 1
