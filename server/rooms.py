@@ -26,6 +26,8 @@ class RoomError(Exception):
         self.message = message
 
 
+# `gc=False` on plain data (no reference cycles can form in it): a host keeps these by the
+# thousand, and the garbage collector need not walk them (tests/server/test_host_load.py).
 class SeatState(Struct, omit_defaults=True, gc=False):
     kind: str = "empty"  # "empty" | "human" | "bot"
     name: str = ""

@@ -29,6 +29,8 @@ from shared.high_noon.cards import EventCardKey
 STATE_VERSION = 2
 
 
+# `gc=False` on plain data (no reference cycles can form in it): a host keeps these by the
+# thousand, and the garbage collector need not walk them (tests/server/test_host_load.py).
 class Action(Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True, gc=False):
     """What a seat does. Which fields matter depends on `kind` (see docs/REPLAY.md).
 

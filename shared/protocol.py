@@ -182,6 +182,8 @@ class ListRooms(_Msg, tag="list"):
     offset: int = 0
 
 
+# `gc=False` on plain data (no reference cycles can form in it): a host keeps these by the
+# thousand, and the garbage collector need not walk them (tests/server/test_host_load.py).
 class RoomOptions(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     seats: int = 4
     pool: str = "all"

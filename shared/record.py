@@ -21,6 +21,8 @@ from shared.setup import Scenario, Setup
 RECORD_VERSION = STATE_VERSION
 
 
+# `gc=False` on plain data (no reference cycles can form in it): a host keeps these by the
+# thousand, and the garbage collector need not walk them (tests/server/test_host_load.py).
 class Move(Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """One recorded action. `card`, `pick` and `cards` may name cards instead of ids."""
 

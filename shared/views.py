@@ -12,6 +12,8 @@ from shared.model import Action, GameState
 from shared.roles import SHERIFF
 
 
+# `gc=False` on plain data (no reference cycles can form in it): a host keeps these by the
+# thousand, and the garbage collector need not walk them (tests/server/test_host_load.py).
 class PlayerView(Struct, frozen=True, omit_defaults=True, gc=False):
     seat: int
     name: str

@@ -6,7 +6,7 @@ import textwrap
 
 from textual.content import Content
 from textual.events import Click
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
@@ -48,7 +48,8 @@ class SeatPanel(Widget, can_focus=True):
         self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
         self.other: str | None = None  # your New Identity, on your own seat
         self._shown: tuple[object, ...] | None = None  # what `show` last drew
-        self._drawn: tuple[Size, list[Content]] = (Size(0, 0), [])  # its rows, at that size
+        # The rows last worked out, and what they were worked out from (`_drawn_from`).
+        self._drawn: tuple[tuple[object, ...], list[Content]] = ((), [])
 
     def show(self, view: TableView, key: str = "") -> None:
         """Draw this seat from `view`. Only what this seat shows is compared: most updates
@@ -85,12 +86,12 @@ class SeatPanel(Widget, can_focus=True):
         life, a hand count), or `everything` (the box's style changed)."""
         size = self.content_size
         rows = self._rows(size.width, size.height)
-        drawn, self._drawn = self._drawn, (size, rows)
-        if everything or drawn[0] != size or len(drawn[1]) != len(rows):
-            self.refresh()
+        (drawn_from, drawn), self._drawn = self._drawn, (self._drawn_from(), rows)
+        if everything or drawn_from[:1] != (size,) or len(drawn) != len(rows):
+            self.refresh()  # new style, new size (or never drawn): every row
             return
         changed = [Region(0, y, size.width, 1) for y, (old, new) in
-                   enumerate(zip(drawn[1], rows, strict=True)) if not _same(old, new)]
+                   enumerate(zip(drawn, rows, strict=True)) if not _same(old, new)]
         if changed:
             self.refresh(*changed)
 
@@ -112,10 +113,15 @@ class SeatPanel(Widget, can_focus=True):
         self.post_message(self.Chosen(self.seat))
 
     def render(self) -> Content:
-        size = self.content_size
-        rows = self._rows(size.width, size.height)
-        self._drawn = (size, rows)
-        return Content("\n").join(rows)
+        """The rows `_repaint` just worked out, unless something they come from changed."""
+        if self._drawn[0] != self._drawn_from():
+            size = self.content_size
+            self._drawn = (self._drawn_from(), self._rows(size.width, size.height))
+        return Content("\n").join(self._drawn[1])
+
+    def _drawn_from(self) -> tuple[object, ...]:
+        """What the rows depend on: the size, what `show` drew from, and `explain`'s why."""
+        return (self.content_size, self._shown, self.why)
 
     def _rows(self, width: int, height: int) -> list[Content]:
         """The box's rows at this size."""
