@@ -237,6 +237,9 @@ class MqttLink(asyncio.Protocol):
         self._writable.set()
 
     def data_received(self, data: bytes) -> None:
+        """Every packet the data completes; their acknowledgements go out before any is
+        handled. On a stock broker (Nagle on) the next message to us waits for our PUBACK of
+        the last one: sent first, it overlaps the handling instead of following it."""
         self._heard = asyncio.get_running_loop().time()
         if self._skip:
             skipped = min(self._skip, len(data))
@@ -244,6 +247,7 @@ class MqttLink(asyncio.Protocol):
             data = data[skipped:]
         buffer = self._buffer
         buffer += data
+        packets = []
         acks = []
         while buffer:
             header = _header(buffer)
@@ -259,32 +263,31 @@ class MqttLink(asyncio.Protocol):
                 break
             first, body = buffer[0], bytes(buffer[start:start + size])
             del buffer[:start + size]
-            ack = self._packet_in(first >> 4, first & 0x0F, body)
-            if ack:
-                acks.append(ack)
+            kind, flags = first >> 4, first & 0x0F
+            if kind == PUBLISH and flags & 0x06 and len(body) >= 2:  # QoS 1 (we ask no more)
+                at = 2 + struct.unpack_from("!H", body)[0]
+                acks.append(_packet(PUBACK, 0, body[at:at + 2]))
+            packets.append((kind, flags, body))
         if acks and self.transport is not None and not self.transport.is_closing():
             self.transport.write(b"".join(acks))
+        for kind, flags, body in packets:
+            self._packet_in(kind, flags, body)
 
-    def _packet_in(self, kind: int, flags: int, body: bytes) -> bytes | None:
-        """Handle one packet; returns the acknowledgement to send, if any."""
+    def _packet_in(self, kind: int, flags: int, body: bytes) -> None:
+        """Handle one packet (its acknowledgement, if any, has gone out)."""
         if kind == PUBLISH and len(body) >= 2:
             length = struct.unpack_from("!H", body)[0]
-            at = 2 + length
-            ack = None
-            if flags & 0x06:  # QoS 1 (we subscribe at most at 1)
-                ack = _packet(PUBACK, 0, body[at:at + 2])
-                at += 2
+            at = 2 + length + (2 if flags & 0x06 else 0)
             try:
                 topic = body[2:2 + length].decode()
             except UnicodeDecodeError:
-                return ack
+                return
             self.on_message(topic, body[at:])
-            return ack
-        if kind == CONNACK:
+        elif kind == CONNACK:
             self._answer(-CONNACK, body)
         elif kind == SUBACK and len(body) >= 2:
             self._answer(struct.unpack_from("!H", body)[0], body)
-        return None  # PUBACK, PINGRESP: hearing them is enough
+        # PUBACK, PINGRESP: hearing them is enough
 
     def _answer(self, key: int, body: bytes) -> None:
         future = self._acks.get(key)

@@ -75,3 +75,20 @@ def test_any_cut_of_the_stream_gives_the_same_messages(sent, cuts) -> None:
     assert written == b"".join(mqtt._packet(mqtt.PUBACK, 0, i.to_bytes(2, "big"))
                                for _, _, i in small if i is not None)
     assert left == 0
+
+
+def test_acknowledgements_go_out_before_the_messages_are_handled() -> None:
+    """On a stock broker (Nagle on) the next message to a client waits for its PUBACK of the
+    last one: the acknowledgements of what a read completed are written before any handler
+    runs, so that they do not wait for the handling."""
+    ack = [mqtt._packet(mqtt.PUBACK, 0, i.to_bytes(2, "big")) for i in (7, 8)]
+
+    async def run() -> list[bytes]:
+        wire = Wire()
+        seen: list[bytes] = []
+        link = mqtt.MqttLink(lambda topic, payload: seen.append(bytes(wire.written)), 30)
+        link.transport = wire  # type: ignore[assignment]
+        link.data_received(publish("t", b"one", 7) + publish("t", b"two", 8))
+        return seen
+
+    assert asyncio.run(run()) == [ack[0] + ack[1], ack[0] + ack[1]]
