@@ -12,11 +12,13 @@ the delta names it in `to`, its own SeatUpdate too: the moment a full client cou
 
 A host may die (the bench's --kill-one): a request that gets no answer goes again, unchanged,
 every RESEND seconds (a host that applied it refuses the copy as a `replay`: applied); a game
-that stalls makes a seat ask for its snapshot (the decision and its options). When the bench
-kills a host, a seat also follows the room's retained snapshot, which a host that takes the room
-over publishes at once: one newer than what the seat has seen makes it ask at once. Otherwise
-it does not, as a player's client does not (every refresh would reach every seat, a load that
-real tables do not put on the broker and that would be taken from the host on a small machine).
+that stalls makes a seat ask for its snapshot (the decision and its options). An act refused
+as `rate_limited` is counted and asked again, and that seat's requests are spaced from then on.
+When the bench kills a host, a seat also follows the room's retained snapshot, which a host
+that takes the room over publishes at once: one newer than what the seat has seen makes it
+ask at once. Otherwise it does not, as a player's client does not (every refresh would reach
+every seat, a load that real tables do not put on the broker and that would be taken from the
+host on a small machine).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ from shared.views import PendingView
 #: enough for a dead host's rooms to move to another host of a cluster.
 REQUEST_TIMEOUT = 30.0
 RESEND = 2.0
+#: Seconds between the requests of a seat the host refused as `rate_limited` (a table as fast
+#: as it can outruns one client's allowance), from then on: under the host's documented 50 a
+#: second, so that the refused act, asked again, and the next ones get through. (The host
+#: answers one refusal a second and drops the others unanswered: a seat that kept its pace
+#: would wait RESEND seconds for each.)
+RATE_LIMITED_SPACING = 1 / 40
 
 
 class Tally(Protocol):
@@ -117,6 +125,8 @@ class LeanSeat:
         self.rng = random.Random(self.cid)
         self._ctr = 0
         self._pending: dict[int, asyncio.Future[p.HostReply]] = {}
+        self.spacing = 0.0  # seconds at least between two requests (see RATE_LIMITED_SPACING)
+        self._sent_at = 0.0  # when the last request was first sent (perf_counter)
         # The room being played and what this seat knows of it.
         self.room: str | None = None
         self.seat: int | None = None
@@ -157,6 +167,10 @@ class LeanSeat:
         refusal or no answer, `applied` when a copy was refused as one the host had applied."""
         link = self.link
         assert link is not None
+        wait = self._sent_at + self.spacing - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._sent_at = time.perf_counter()
         self._ctr = crypto.next_counter(self._ctr)
         ctr = self._ctr
         box = crypto.seal(self.session.to_host, p.pad(p.encode(message), p.REQUEST_CLASS),
@@ -200,13 +214,19 @@ class LeanSeat:
         if time.perf_counter() >= deadline or self.decision is not decision:
             return
         seq = self._seen
-        self.tally.sending(room, seq + 1)
-        try:
-            await self.request(p.Act(room=room, decision=decision.id, action=action))
-        except RequestError as exc:
-            if exc.code != "applied":
+        while True:
+            self.tally.sending(room, seq + 1)
+            try:
+                await self.request(p.Act(room=room, decision=decision.id, action=action))
+                break
+            except RequestError as exc:
+                if exc.code == "applied":
+                    break
                 self.tally.unsent(room, seq + 1, exc.code)
-                return
+                if exc.code != "rate_limited" or time.perf_counter() >= deadline \
+                        or self.decision is not decision:
+                    return
+                self.spacing = RATE_LIMITED_SPACING  # counted above; asked again, slower
         self.tally.actions += 1
         self.tally.acknowledged(room, decision.id)
 

@@ -4,10 +4,15 @@ prints every figure. The values are not judged: they depend on the machine."""
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 
 import pytest
-from netkit import MOSQUITTO, bench_relay
+from netkit import MOSQUITTO, RunningHost, bench_relay
 
+from client.benchkit.lean import HostKeys, LeanSeat, LeanTable
+from client.benchkit.worker import Tally
+from server.ratelimit import RateLimiter
 from shared import protocol as p
 
 KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "update_p99_us",
@@ -107,3 +112,35 @@ def test_bench_relay_with_its_host_on_postgresql(pg_url: str) -> None:
     assert result.keys() == KEYS and result["store"] == "postgresql" and result["hosts"] == 1
     assert result["actions_per_s"] > 0 and result["host_actions_per_s"] > 0
     assert result["lost_actions"] == 0
+
+
+class _NoPace:
+    async def wait(self) -> None:
+        return None
+
+
+async def test_a_lean_seat_refused_as_rate_limited_asks_again(embedded, tmp_path: Path) -> None:
+    """A bench table as fast as it can outruns one client's allowance; the seat whose act is
+    refused as `rate_limited` asks again a moment later instead of stalling its game until the
+    stall detector (here far beyond the run) asks for a snapshot."""
+    running = RunningHost(embedded.url, tmp_path / "host.sqlite3")
+    host = await running.start()
+    host.limiter = RateLimiter(rate=50.0, burst=5.0)  # the default rate, a small burst
+    address = p.parse_broker_url(embedded.url)
+    tally = Tally(seats=4)
+    seats = [LeanSeat(await HostKeys.fetch(address, host.keys.fingerprint), tally)
+             for _ in range(4)]
+    try:
+        for seat in seats:
+            await seat.connect(address)
+        table = LeanTable(1, seats, tally)
+        assert await table.new_game(patient=True)
+        start = time.perf_counter()
+        await table.play(start + 3.0, grace=1.0, pacer=_NoPace(), stall=60.0)
+    finally:
+        for seat in seats:
+            seat.close()
+        await running.stop()
+    assert tally.errors["rate_limited"] >= 1, tally.errors  # the allowance was outrun
+    assert tally.pause < 1.0, tally.pause  # and no game waited on a refused act
+    assert tally.actions > 100
