@@ -43,6 +43,7 @@ MAX_ROOMS_PER_CLIENT = 5
 CREATE_RATE, CREATE_BURST = 20.0, 200.0  # new rooms per second, from everyone together
 WAITING_TTL = 300.0  # seconds a waiting room with no ready player lives after its last change
 EVICT_IDLE = 60.0  # seconds without a change before such a room may make way for a new one
+EMPTY_GRACE = 60.0  # seconds a waiting room nobody has joined yet lives after its last change
 SEAT_IDLE = 600.0  # seconds a player may hold a seat in a waiting room without a request
 KEEP_DAYS = 30.0  # finished games are deleted from the store after this many days
 RESTART_GRACE = 5.0  # seconds a decision gets at least after the host restarted
@@ -186,8 +187,10 @@ class Host:
 
     def sweep(self, now: float) -> None:
         """Free seats held by players long silent in waiting rooms, and close waiting rooms
-        where nobody is ready and nothing happened for WAITING_TTL: a room costs nothing to
-        make, so an abandoned one must not keep its place."""
+        where nobody is ready and nothing happened for WAITING_TTL, those that freeing seats
+        left empty, and those nobody joined within EMPTY_GRACE of their last change (a room is
+        created empty: its creator joins next): a room costs nothing to make, so an abandoned
+        one must not keep its place."""
         for room in [r for r in self.rooms.values() if r.status == "waiting"]:
             freed = False
             for seat, cid in room.human_seats():
@@ -198,10 +201,10 @@ class Host:
                     log.info("room %s seat %d: freed after %d s without a word", room.id, seat,
                              SEAT_IDLE)
                     freed = True
-            if not room.human_seats():
+            quiet = now - self._changed.get(room.id, self._started)
+            if not room.human_seats() and (freed or quiet >= EMPTY_GRACE):
                 self._close(room, "nobody left")
-            elif not room.anyone_ready() and \
-                    now - self._changed.get(room.id, self._started) >= WAITING_TTL:
+            elif not room.anyone_ready() and quiet >= WAITING_TTL:
                 self._close(room, "nobody ready")
             elif freed:
                 self._commit(room, [])

@@ -203,3 +203,20 @@ async def test_a_late_will_of_an_old_connection_gets_no_answer(host: Host) -> No
     ann.inbox()
     assert ann.send_raw(old_will) == []  # no `replay` error for a request nobody waits on
     assert host.rooms[room].info().seats[0].online
+
+
+async def test_a_room_nobody_joined_yet_waits_for_its_creator_a_while(host: Host) -> None:
+    """A room is created empty and its creator joins next: the next housekeeping round (every
+    TICK seconds) must not close it under them; one nobody joined for EMPTY_GRACE goes."""
+    ann, bob = WireClient(host), WireClient(host)
+    slow = create(ann, "Slow").room.id
+    gone = create(bob, "Gone").room.id
+    now = time.monotonic()
+    host.sweep(now + host_module.TICK)
+    host.flush()
+    assert slow in host.rooms and gone in host.rooms
+    assert ann.reply(p.Join(room=slow, name="Ann")).seat == 0
+    host.sweep(now + host_module.EMPTY_GRACE + 1)
+    host.flush()
+    assert slow in host.rooms and gone not in host.rooms
+    assert public_of(host, p.lobby_topic(gone))[-1].gone
