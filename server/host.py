@@ -83,7 +83,9 @@ class Host:
         self.keep_days = keep_days
         self._prune()
         self.rooms = RoomTable(self._load_rooms())
-        self._dropped: list[str] = []  # rooms dropped at start: their retained topics go
+        # Rooms dropped at start (their lobby info): their `gone` and empty topics go out with
+        # the first announce.
+        self._dropped: dict[str, p.RoomInfo] = {}
         self._drop_unready_rooms()
         self.clients = Clients(store)
         self.sessions: Lru[str, crypto.Session] = Lru(20_000)
@@ -143,8 +145,8 @@ class Host:
         self._link = self._next_n()
         self.publish_hello()
         self._queue(legacy.HOST_TOPIC, legacy.hello(self.keys, self._next_n()), retain=True)
-        for room_id in self._dropped:
-            self._retire(room_id)
+        for room_id, info in self._dropped.items():
+            self._retire(room_id, info)
         self._dropped.clear()
         for room in self.rooms.values():
             if room.status == "over":
@@ -228,7 +230,7 @@ class Host:
             if not room.anyone_ready():
                 del self.rooms[room.id]
                 self.store.delete_room(room.id)
-                self._dropped.append(room.id)
+                self._dropped[room.id] = room.info()
         self.store.commit()
 
     def stop(self) -> None:
@@ -646,13 +648,14 @@ class Host:
         self.broadcasts.pop(room.id, None)
         self._changed.pop(room.id, None)
 
-    def _retire(self, room_id: str) -> None:
+    def _retire(self, room_id: str, info: p.RoomInfo | None = None) -> None:
         """A room leaves the lobby and the broker (a finished one stays on disk). Clients
         believe only signed messages: a signed `gone` entry first, then the retained topics
-        are emptied."""
+        are emptied. `info`: the lobby info of a room no longer held anywhere else."""
         room = self.rooms.get(room_id)
         lingering = self._lingering.pop(room_id, None)
-        info = room.info() if room is not None else lingering
+        if info is None:
+            info = room.info() if room is not None else lingering
         if info is not None:
             gone = p.LobbyEntry(room=info, n=self._next_n(), gone=True)
             self._queue(p.lobby_topic(room_id), self._sign(gone))
@@ -723,6 +726,7 @@ class Host:
     def _schedule(self, room: Room) -> None:
         """Arm the room's timer for its pending decision: a bot's move or the timeout. The
         same decision keeps its deadline when this runs again (after a broker reconnect)."""
+        restored, room.restored = room.restored, False
         state = room.state
         if room.status != "playing" or state is None or state.pending is None:
             self.timers.cancel(room.id)
@@ -734,7 +738,7 @@ class Host:
         elif room.record.options.turn_timeout > 0:
             kept = room.record.deadline
             deadline = None
-            if kept is not None and kept[0] == decision.id:  # (used only after a restart)
+            if restored and kept is not None and kept[0] == decision.id:
                 deadline = max(kept[1], time.time() + RESTART_GRACE)
             self.timers.arm(room.id, decision.id, room.record.options.turn_timeout,
                             lambda: self._timeout(room.id, decision.id), deadline_at=deadline)

@@ -74,6 +74,9 @@ class Room:
         self.state = state
         self.events: list[Event] = []
         self.online: set[str] = set()
+        # Read back from the store (a restart, a takeover, a rollback): its stored deadline
+        # is honoured, with a grace, the first time its clock is armed.
+        self.restored = False
 
     @classmethod
     def create(cls, room_id: str, cid: str, creator_name: str, name: str,

@@ -202,6 +202,7 @@ class Store:
 
     def load_room(self, record: RoomRecord) -> Room:
         room = Room(record)
+        room.restored = True
         if record.setup is None:
             return room
         state, events = start_game(record.setup, version=record.rules)

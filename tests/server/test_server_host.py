@@ -207,6 +207,15 @@ async def test_decision_timeout_applies_the_default(host: Host) -> None:
     assert all(e.kind != "time_up" for u in clients[0].updates for e in u.events[1:])
 
 
+async def test_a_short_turn_timeout_is_not_stretched_to_the_restart_grace(host: Host) -> None:
+    """The few seconds a decision gets at least after a restart apply to rooms read back from
+    the store, not to every fresh decision (a 1 s clock used to run 5 s)."""
+    clients, room = table(host, turn_timeout=1)
+    start(clients, room)
+    left = host.timers.remaining(room)
+    assert left is not None and left <= 1.0
+
+
 @pytest.mark.both_backends
 async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, reopen) -> None:
     clients, room = table(host)
@@ -227,12 +236,28 @@ async def test_restart_rebuilds_every_room_by_replay(host: Host, store: Store, r
     again.announce()
     for topic in (p.lobby_topic(abandoned), p.snapshot_topic(abandoned)):
         assert raw_of(again, topic)[-1].payload == b""
+    gone = public_of(again, p.lobby_topic(abandoned))  # signed: a lobby believes only that
+    assert gone and gone[-1].gone and gone[-1].room.id == abandoned
     # The same client keeps its seat and its request counter across the restart.
     clients[0].move_to(again)
     welcome = clients[0].reply(p.Hello())
     assert welcome.seats == [p.SeatRef(room=room, seat=0)]
     replay = clients[0].send_raw(clients[0].envelope(p.Hello(), ctr=clients[0].ctr))
     assert [m.code for m in replay if isinstance(m, p.Error)] == ["replay"]
+    again.store.close()
+
+
+@pytest.mark.both_backends
+async def test_a_decision_read_back_after_a_restart_gets_the_grace(host: Host, store: Store,
+                                                                   reopen) -> None:
+    clients, room = table(host, turn_timeout=1)
+    start(clients, room)
+    host.flush()
+    store.close()
+    again = Host(reopen(), bot_delay=0.0)
+    again.announce()
+    left = again.timers.remaining(room)
+    assert left is not None and left > 1.0  # RESTART_GRACE, not what was left of 1 s
     again.store.close()
 
 
