@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -11,7 +10,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from client import door_mode
+from client import door_mode, heap
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import Remote
@@ -24,20 +23,6 @@ if TYPE_CHECKING:
     from client.embedded import EmbeddedServer
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
-
-
-#: Young objects allowed before a collection (Python's default: 700). A frame makes thousands
-#: that live as long as the frame: at 700, collections ran in the middle of frames, walking
-#: objects about to be freed anyway (~0.5 ms of a 160x50 update at 5000, ~1 ms at 700).
-YOUNG_OBJECTS = 5000
-
-
-def _settle_heap() -> None:
-    """Everything alive once the first screen is drawn (Textual, the stylesheet, the widgets)
-    lives as long as the app: out of the collector's sight, a full collection takes a few
-    milliseconds instead of up to 75, a redraw or more."""
-    gc.freeze()
-    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
 
 
 class BangApp(App[None]):
@@ -82,7 +67,9 @@ class BangApp(App[None]):
             self.push_screen(self._first_screen(self))
         elif self.session is not None:
             self.push_screen(TableScreen(self.session, self.i18n))
-        self.call_after_refresh(_settle_heap)
+        self.call_after_refresh(heap.settle)
+        # Between frames of any screen; a table also asks after each update it draws.
+        self.set_interval(1, heap.collect_due)
 
     def open_table(self, session: Session) -> None:
         """Leave the lobby for a table."""
@@ -143,7 +130,7 @@ class BangApp(App[None]):
         self.notify(self.i18n.t("how_to_quit"))
 
     async def on_unmount(self) -> None:
-        gc.unfreeze()  # collectable again: another app may run in this process (the tests)
+        heap.release()
         if self.session is not None:
             await self.session.close()
         if self.remote is not None:

@@ -23,6 +23,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from client import heap
 from client.i18n import I18n
 from client.localize import localize_bindings
 from client.net import RemoteError
@@ -313,6 +314,7 @@ class TableScreen(Screen[None]):
             self._footer_keys = keys
             self.footer.bindings_changed(self)  # now: a signal is a message later, a frame late
             self.refresh_bindings()
+        self.call_after_refresh(heap.collect_due)  # once this update is on the screen
 
     def _mount_seats(self, view: TableView) -> None:
         """Seats in play order from the one after you. Compact: a grid, you last. Wide: around
