@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.geometry import Region
-from textual.widget import Widget
 
 from client.i18n import I18n
 from client.plaintext import clean
 from client.render import card_content, describe_decision, player_name
+from client.widgets.rows import RowsWidget
 from shared.views import TableView
 
 LINES = 4  # the most it shows: the piles, a blank line, the latest log line, who decides
 
 
-class TableCenter(Widget):
+class TableCenter(RowsWidget):
     def __init__(self, i18n: I18n) -> None:
         super().__init__()
         self.i18n = i18n
@@ -28,10 +28,10 @@ class TableCenter(Widget):
             self.view, self.last = view, last
             self.refresh(Region(0, 0, self.content_size.width, LINES))
 
-    def render(self) -> Content:
+    def rows(self) -> list[Content]:
         view, t = self.view, self.i18n.t
         if view is None:
-            return Content("")
+            return [Content("")]
         top = card_content(view.discard_top, self.i18n) if view.discard_top is not None \
             else Content("—")
         lines = [
@@ -46,4 +46,4 @@ class TableCenter(Widget):
                 f"{describe_decision(view, self.i18n, waiting=True)}",
                 "bold $text-warning",
             ))
-        return Content("\n").join(lines)
+        return lines

@@ -16,11 +16,11 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
-from textual.widget import Widget
 
 from client.i18n import I18n
 from client.plaintext import clean
 from client.render import card_content, red_suits, spread
+from client.widgets.rows import RowsWidget
 from shared.model import Action
 
 CURSOR = "$block-cursor-foreground on $block-cursor-background"
@@ -36,7 +36,7 @@ def countdown(i18n: I18n, deadline: float | None) -> tuple[str, bool]:
     return f"⏱ {i18n.t('seconds_left', n=left)}", left <= 5
 
 
-class ChoicePanel(Widget, can_focus=True):
+class ChoicePanel(RowsWidget, can_focus=True):
     BINDINGS = [
         Binding("up", "move(-1)", show=False),
         Binding("down", "move(1)", show=False),
@@ -182,10 +182,10 @@ class ChoicePanel(Widget, can_focus=True):
         return _at_most(red_suits(self.note).stylize("bold $text-warning").wrap(width),
                         MAX_NOTE, width)
 
-    def render(self) -> Content:
+    def rows(self) -> list[Content]:
         self._rows = []
         if not self.actions:
-            return Content("")
+            return [Content("")]
         width = max(self.size.width, 1)
         clock, urgent = countdown(self.i18n, self.deadline)
         clock_content = Content.styled(clock, "bold $text-error" if urgent else "$text-muted")
@@ -198,7 +198,7 @@ class ChoicePanel(Widget, can_focus=True):
         lines += [Content("")] * (self.size.height - 1 - len(lines))  # the rule: last row
         rule = Content.styled(self.i18n.t("rule"), "$text-muted")
         lines.append(rule.truncate(width, ellipsis=True))
-        return Content("\n").join(lines)
+        return lines
 
     def _choice_lines(self, width: int, rows: int) -> list[Content]:
         """The choices in view (`rows` of them at most), the highlighted one kept in view,

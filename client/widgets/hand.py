@@ -6,14 +6,14 @@ from __future__ import annotations
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
-from textual.widget import Widget
 
 from client.i18n import I18n
 from client.render import card_content
+from client.widgets.rows import RowsWidget
 from shared.cards import CARDS
 
 
-class HandView(Widget):
+class HandView(RowsWidget):
     """Cards are picked by number (1-9, 0 for the tenth) or by a click."""
 
     class Picked(Message):
@@ -88,8 +88,8 @@ class HandView(Widget):
         lines.append(line)
         return lines
 
-    def render(self) -> Content:
-        return Content("\n").join(self._lines(self.size.width))
+    def rows(self) -> list[Content]:
+        return self._lines(self.size.width)
 
     def _rows(self, width: int) -> int:
         """Rows for the hand at `width`: what it needs, or more if it once needed more."""

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Self
 
-from rich.segment import Segment
-from rich.style import Style as RichStyle
 from textual.content import Content
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.geometry import Region, Size
@@ -16,6 +13,7 @@ from textual.visual import Visual
 from textual.widget import Widget
 
 from client.render import red_suits
+from client.widgets.rows import placed
 
 #: Lines kept: a whole game, so scrolling back reaches its start (7-player games of normal bots
 #: log about 360 lines, 650 at most in 60 games). Only the lines shown are wrapped and
@@ -158,7 +156,7 @@ class GameLog(Widget):
         if self.text_selection is not None or not rows:  # a selection spans rows
             return super().render_line(y)
         strip = self._row_strip(rows, y, self.visual_style)
-        return _placed(strip, y) if y < len(rows) else strip
+        return placed(strip, y) if y < len(rows) else strip
 
     def _row_strip(self, rows: list[tuple[int, int]], y: int, style: Style) -> Strip:
         """Row `y` of `rows` (see `_rows`) in `style`, rendered once and kept (blank below
@@ -177,22 +175,4 @@ class GameLog(Widget):
                 Visual.to_strips(self, part, self._wrap_width, 1, style)[0] for part in wrapped
             ]
         return strips[row]
-
-
-def _placed(strip: Strip, y: int) -> Strip:
-    """`strip` shown on row `y`, with the places text selection reads, as
-    `Strip.apply_offsets(0, y)` gives it. Every new line moves each row up one, so that cache
-    (by place, on each strip) never hits here; the styles with their places repeat, and are
-    kept."""
-    segments, x = [], 0
-    for text, style, _ in strip:
-        segments.append(Segment(text, _with_offset(style, x, y)))
-        x += len(text)
-    return Strip(segments, strip.cell_length)
-
-
-@lru_cache(maxsize=8192)
-def _with_offset(style: RichStyle | None, x: int, y: int) -> RichStyle:
-    offset = RichStyle.from_meta({"offset": (x, y)})
-    return style + offset if style else offset
 

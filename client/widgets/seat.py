@@ -8,18 +8,18 @@ from textual.content import Content
 from textual.events import Click
 from textual.geometry import Region
 from textual.message import Message
-from textual.widget import Widget
 
 from client.i18n import I18n
 from client.plaintext import clean
 from client.render import COLT, blue_cards, card_content, life_bullets, spread, weapon
+from client.widgets.rows import RowsWidget
 from shared.cards import CARDS
 from shared.characters import CHARACTERS
 from shared.roles import SHERIFF
 from shared.views import PlayerView, TableView
 
 
-class SeatPanel(Widget, can_focus=True):
+class SeatPanel(RowsWidget, can_focus=True):
     """Name, role when known, life as bullets, character, hand size, weapon and reach, blue
     cards in play, distance from you and whether they are in reach. The player's key id (two
     players may share a name) and the character's ability show on hover (tooltip) and on
@@ -112,12 +112,12 @@ class SeatPanel(Widget, can_focus=True):
     def on_click(self, event: Click) -> None:
         self.post_message(self.Chosen(self.seat))
 
-    def render(self) -> Content:
+    def rows(self) -> list[Content]:
         """The rows `_repaint` just worked out, unless something they come from changed."""
         if self._drawn[0] != self._drawn_from():
             size = self.content_size
             self._drawn = (self._drawn_from(), self._rows(size.width, size.height))
-        return Content("\n").join(self._drawn[1])
+        return self._drawn[1]
 
     def _drawn_from(self) -> tuple[object, ...]:
         """What the rows depend on: the size, what `show` drew from, and `explain`'s why."""

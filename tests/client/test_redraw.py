@@ -17,6 +17,7 @@ from client.session import ViewUpdate
 from client.uibench import FeedSession, game_updates
 from client.widgets.footer import KeyFooter
 from client.widgets.log import GameLog
+from client.widgets.rows import RowsWidget
 
 
 def footer_line(app: BangApp) -> str:
@@ -186,3 +187,42 @@ async def test_seats_repainted_row_by_row_show_what_a_whole_repaint_would() -> N
                 before = [list(strip) for strip in panel.render_lines(box)]
                 panel.refresh()
                 assert [list(strip) for strip in panel.render_lines(box)] == before
+
+
+def whole_rows(widget: RowsWidget) -> list[list[tuple[str, str, object]]]:
+    """The widget's rows as Textual renders its `render()` all at once."""
+    width, height = widget.size
+    strips = Visual.to_strips(widget, widget.render(), width, height, widget.visual_style)
+    blank = Strip.blank(width, widget.visual_style.rich_style)
+    return [pieces(strips[y] if y < len(strips) else blank) for y in range(height)]
+
+
+def pieces(strip: Strip) -> list[tuple[str, str, object]]:
+    """Each piece's text, style and place (offset): all that a frame or the mouse reads."""
+    return [(s.text, str(s.style), s.style.meta.get("offset") if s.style else None)
+            for s in strip]
+
+
+async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
+    """Seats, the hand, the choices and the table's centre render only the rows that show
+    something new: after every update of a game, at both sizes, each of their rows is what
+    Textual renders of the whole widget, places included."""
+    for size in ((80, 24), (160, 50)):
+        session = FeedSession()
+        app = BangApp(session)
+        kinds: set[str] = set()
+        async with app.run_test(size=size) as pilot:
+            for update in game_updates(players=7, seed=4, limit=80):
+                session.emit(update)
+                await pilot.pause()
+                if not isinstance(app.screen, TableScreen):  # the game is over
+                    break
+                for widget in app.screen.query(RowsWidget):
+                    if widget.display and widget.size.area:
+                        kinds.add(type(widget).__name__)
+                        rows = [pieces(widget.render_line(y))
+                                for y in range(widget.size.height)]
+                        assert rows == whole_rows(widget), (size, type(widget).__name__)
+        expected = {"SeatPanel", "HandView", "ChoicePanel"} | ({"TableCenter"} if size[0] > 100
+                                                              else set())
+        assert kinds == expected, size
