@@ -29,7 +29,7 @@ class RowsWidget(Widget):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._row_contents: list[Content] | None = None  # `rows()` since the last refresh
-        # Each row's strip by what it was rendered from: row, place, width and style.
+        # Each row's strip by what it was rendered from: row, place, width, style and theme.
         self._row_strips: dict[tuple[object, ...], Strip] = {}
 
     def rows(self) -> list[Content]:
@@ -50,14 +50,14 @@ class RowsWidget(Widget):
 
     def render_line(self, y: int) -> Strip:
         """Row `y`, rendered as `render()` would render it, once for as long as it shows the
-        same thing in the same place, width and style."""
+        same thing in the same place, width, style and theme."""
         if self.text_selection is not None:  # a selection spans rows: render them together
             return super().render_line(y)
         rows, width, style = self.shown_rows(), self.size.width, self.visual_style
         if y >= len(rows) or width <= 0:
             return Strip.blank(width, style.rich_style)
         row = rows[y]
-        key = (y, row.plain, tuple(row.spans), width, style)
+        key = (y, row.plain, tuple(row.spans), width, style, self.app.theme)  # $variables
         strip = self._row_strips.get(key)
         if strip is None:
             if len(self._row_strips) >= KEPT_STRIPS:

@@ -205,15 +205,17 @@ def pieces(strip: Strip) -> list[tuple[str, str, object]]:
 
 async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
     """Seats, the hand, the choices and the table's centre render only the rows that show
-    something new: after every update of a game, at both sizes, each of their rows is what
-    Textual renders of the whole widget, places included."""
+    something new: after every update of a game, at both sizes and in two themes, each of
+    their rows is what Textual renders of the whole widget, places included."""
     for size in ((80, 24), (160, 50)):
         session = FeedSession()
         app = BangApp(session)
         kinds: set[str] = set()
         async with app.run_test(size=size) as pilot:
-            for update in game_updates(players=7, seed=4, limit=80):
+            for n, update in enumerate(game_updates(players=7, seed=4, limit=80)):
                 session.emit(update)
+                if n == 40:
+                    app.theme = "textual-light"  # the same rows, other colours
                 await pilot.pause()
                 if not isinstance(app.screen, TableScreen):  # the game is over
                     break
