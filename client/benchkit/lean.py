@@ -167,9 +167,7 @@ class LeanSeat:
         refusal or no answer, `applied` when a copy was refused as one the host had applied."""
         link = self.link
         assert link is not None
-        wait = self._sent_at + self.spacing - time.perf_counter()
-        if wait > 0:
-            await asyncio.sleep(wait)
+        await self.spaced()
         self._sent_at = time.perf_counter()
         self._ctr = crypto.next_counter(self._ctr)
         ctr = self._ctr
@@ -197,6 +195,12 @@ class LeanSeat:
             raise RequestError("applied" if reply.code == "replay" and sent > 1 else reply.code)
         return reply
 
+    async def spaced(self) -> None:
+        """Wait until `spacing` has passed since the last request was sent."""
+        wait = self._sent_at + self.spacing - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     async def recover(self) -> None:
         """Ask for the room's snapshot: the game stalled (see `_on_snapshot`)."""
         if self.room is not None:
@@ -215,6 +219,7 @@ class LeanSeat:
             return
         seq = self._seen
         while True:
+            await self.spaced()  # our own pace is not the host's time: the clock starts after
             self.tally.sending(room, seq + 1)
             try:
                 await self.request(p.Act(room=room, decision=decision.id, action=action))

@@ -144,3 +144,31 @@ async def test_a_lean_seat_refused_as_rate_limited_asks_again(embedded, tmp_path
     assert tally.errors["rate_limited"] >= 1, tally.errors  # the allowance was outrun
     assert tally.pause < 1.0, tally.pause  # and no game waited on a refused act
     assert tally.actions > 100
+
+
+async def test_a_spaced_seat_is_timed_from_when_it_sends(embedded, tmp_path: Path) -> None:
+    """A seat spacing its requests (after a `rate_limited`) waits before its clock starts: the
+    update time is the host's and the broker's, not the seat's own pause."""
+    spacing = 0.3
+    running = RunningHost(embedded.url, tmp_path / "host.sqlite3")
+    host = await running.start()
+    address = p.parse_broker_url(embedded.url)
+    tally = Tally(seats=4)
+    seats = [LeanSeat(await HostKeys.fetch(address, host.keys.fingerprint), tally)
+             for _ in range(4)]
+    try:
+        for seat in seats:
+            await seat.connect(address)
+            seat.spacing = spacing  # as after a refusal
+        table = LeanTable(1, seats, tally)
+        assert await table.new_game(patient=True)
+        start = time.perf_counter()
+        await table.play(start + 2.5, grace=1.0, pacer=_NoPace(), stall=60.0)
+    finally:
+        for seat in seats:
+            seat.close()
+        await running.stop()
+    assert len(tally.latencies) >= 5
+    # Timed from before the pause, most updates took nearly `spacing` (a seat's previous
+    # request went out a few actions earlier); timed from the send, a few milliseconds.
+    assert sorted(tally.latencies)[len(tally.latencies) // 2] < spacing / 3 * 1e6
