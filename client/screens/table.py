@@ -510,7 +510,7 @@ class TableScreen(Screen[None]):
     def _aim(self, event: ChoicePanel.Highlighted) -> None:
         target = event.action.target if event.action else None
         for panel in self.seat_panels:
-            panel.set_class(panel.seat == target, "-aimed")
+            panel.mark({"-aimed": panel.seat == target})
 
     @on(ChoicePanel.Chosen)
     async def _chosen(self, event: ChoicePanel.Chosen) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 from rich.segment import Segment
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
@@ -228,3 +229,40 @@ async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
         expected = {"SeatPanel", "HandView", "ChoicePanel"} | ({"TableCenter"} if size[0] > 100
                                                               else set())
         assert kinds == expected, size
+
+
+async def test_the_deciding_seat_is_outlined_in_the_themes_warning_colour() -> None:
+    """On a wide table the seat whose decision is pending has a border of the theme's
+    warning colour (set on the box itself: no restyle), and bold rows; the others keep the
+    stylesheet's border. A theme change recolours it; a compact table has no borders."""
+    session = FeedSession()
+    app = BangApp(session)
+    updates = game_updates(players=7, seed=4, limit=30)
+    async with app.run_test(size=(160, 50)) as pilot:
+
+        def check() -> None:
+            view = table.view
+            assert view is not None and view.pending is not None
+            warning = Color.parse(app.theme_variables["warning"])
+            for panel in table.seat_panels:
+                edge, colour = panel.styles.border_top
+                deciding = panel.seat == view.pending.seat
+                assert (edge, colour == warning) == ("round", deciding), panel.seat
+                character = panel.render_line(1)  # not bold otherwise
+                assert any("bold" in str(s.style) for s in character if s.text.strip()) \
+                    == deciding
+
+        for update in updates:
+            session.emit(update)
+            await pilot.pause()
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            check()
+        app.theme = "nord"  # another warning colour
+        await pilot.pause()
+        await pilot.pause()
+        check()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        table = app.screen
+        assert all(panel.styles.border_top[0] in ("", "none") for panel in table.seat_panels)
