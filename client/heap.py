@@ -21,7 +21,8 @@ YOUNG_OBJECTS = 5000
 BACKSTOP = 50_000
 #: Collections of a generation before the next one up is collected too (Python's default).
 OLDER_EVERY = 10
-PYTHON_THRESHOLDS = (700, OLDER_EVERY, OLDER_EVERY)
+#: The thresholds the process had before any app settled them, given back by `release`.
+PYTHON_THRESHOLDS = gc.get_threshold()
 
 
 def settle() -> None:
@@ -34,8 +35,8 @@ def settle() -> None:
 
 
 def release() -> None:
-    """When the app ends: the collector as Python sets it, for whatever else runs in this
-    process (the tests run many apps)."""
+    """When the app ends: the collector as it was, for whatever else runs in this process
+    (the tests run many apps)."""
     gc.unfreeze()
     gc.set_threshold(*PYTHON_THRESHOLDS)
 

@@ -119,28 +119,39 @@ class _NoPace:
         return None
 
 
-async def test_a_lean_seat_refused_as_rate_limited_asks_again(embedded, tmp_path: Path) -> None:
-    """A bench table as fast as it can outruns one client's allowance; the seat whose act is
-    refused as `rate_limited` asks again a moment later instead of stalling its game until the
-    stall detector (here far beyond the run) asks for a snapshot."""
-    running = RunningHost(embedded.url, tmp_path / "host.sqlite3")
+async def one_lean_table(broker: str, store: Path, seconds: float,
+                         limiter: RateLimiter | None = None, spacing: float = 0.0) -> Tally:
+    """One table of four lean seats (each spacing its requests `spacing` s apart) playing
+    as fast as it can for `seconds` against a host (with `limiter`, if given)."""
+    running = RunningHost(broker, store)
     host = await running.start()
-    host.limiter = RateLimiter(rate=50.0, burst=5.0)  # the default rate, a small burst
-    address = p.parse_broker_url(embedded.url)
+    if limiter is not None:
+        host.limiter = limiter
+    address = p.parse_broker_url(broker)
     tally = Tally(seats=4)
     seats = [LeanSeat(await HostKeys.fetch(address, host.keys.fingerprint), tally)
              for _ in range(4)]
     try:
         for seat in seats:
             await seat.connect(address)
+            seat.spacing = spacing
         table = LeanTable(1, seats, tally)
         assert await table.new_game(patient=True)
         start = time.perf_counter()
-        await table.play(start + 3.0, grace=1.0, pacer=_NoPace(), stall=60.0)
+        await table.play(start + seconds, grace=1.0, pacer=_NoPace(), stall=60.0)
     finally:
         for seat in seats:
             seat.close()
         await running.stop()
+    return tally
+
+
+async def test_a_lean_seat_refused_as_rate_limited_asks_again(embedded, tmp_path: Path) -> None:
+    """A bench table as fast as it can outruns one client's allowance; the seat whose act is
+    refused as `rate_limited` asks again a moment later instead of stalling its game until the
+    stall detector (here far beyond the run) asks for a snapshot."""
+    tally = await one_lean_table(embedded.url, tmp_path / "host.sqlite3", 3.0,
+                                 limiter=RateLimiter(rate=50.0, burst=5.0))  # a small burst
     assert tally.errors["rate_limited"] >= 1, tally.errors  # the allowance was outrun
     assert tally.pause < 1.0, tally.pause  # and no game waited on a refused act
     assert tally.actions > 100
@@ -149,25 +160,8 @@ async def test_a_lean_seat_refused_as_rate_limited_asks_again(embedded, tmp_path
 async def test_a_spaced_seat_is_timed_from_when_it_sends(embedded, tmp_path: Path) -> None:
     """A seat spacing its requests (after a `rate_limited`) waits before its clock starts: the
     update time is the host's and the broker's, not the seat's own pause."""
-    spacing = 0.3
-    running = RunningHost(embedded.url, tmp_path / "host.sqlite3")
-    host = await running.start()
-    address = p.parse_broker_url(embedded.url)
-    tally = Tally(seats=4)
-    seats = [LeanSeat(await HostKeys.fetch(address, host.keys.fingerprint), tally)
-             for _ in range(4)]
-    try:
-        for seat in seats:
-            await seat.connect(address)
-            seat.spacing = spacing  # as after a refusal
-        table = LeanTable(1, seats, tally)
-        assert await table.new_game(patient=True)
-        start = time.perf_counter()
-        await table.play(start + 2.5, grace=1.0, pacer=_NoPace(), stall=60.0)
-    finally:
-        for seat in seats:
-            seat.close()
-        await running.stop()
+    spacing = 0.3  # as after a refusal
+    tally = await one_lean_table(embedded.url, tmp_path / "host.sqlite3", 2.5, spacing=spacing)
     assert len(tally.latencies) >= 5
     # Timed from before the pause, most updates took nearly `spacing` (a seat's previous
     # request went out a few actions earlier); timed from the send, a few milliseconds.
