@@ -59,6 +59,25 @@ def _fingerprint(text: str) -> str:
     return normal
 
 
+def unreachable(broker: str) -> str | None:
+    """Why the broker cannot be reached now (refused, no answer, a refused login), or None.
+    Asked once before the screen opens, so a wrong address is one line, not a lobby that
+    waits; once the table is up, the lobby reports a lost broker and tries again."""
+    import asyncio
+
+    from shared.mqtt import MqttError, MqttLink
+
+    async def connect() -> None:
+        link = await MqttLink.open(protocol.parse_broker_url(broker), lambda topic, data: None)
+        link.close()
+
+    try:
+        asyncio.run(connect())
+    except MqttError as exc:
+        return str(exc)
+    return None
+
+
 def run(args: argparse.Namespace, spectator: bool = False) -> int:
     from client import door_mode
     from client.app import BangApp
@@ -72,6 +91,11 @@ def run(args: argparse.Namespace, spectator: bool = False) -> int:
     except protocol.ProtocolError as exc:  # saved by an older version, or edited by hand
         print(f"bang: the saved broker is unusable ({exc.message}); give one with --broker "
               "mqtt://HOST:PORT", file=sys.stderr)
+        return 2
+    problem = unreachable(settings.broker)
+    if problem is not None:
+        print(f"bang: {problem}. Is its host running? Start one with `bang host`, or give "
+              "its broker with --broker mqtt://HOST:PORT", file=sys.stderr)
         return 2
     remote = Remote(settings.broker, config_dir=config_path().parent,
                     fingerprint=args.fingerprint)

@@ -171,6 +171,21 @@ def test_a_saved_broker_that_cannot_work_is_one_line(capsys, tmp_path, monkeypat
     assert err.count("\n") == 1 and "the saved broker is unusable" in err and "--broker" in err
 
 
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_an_unreachable_broker_is_one_line_and_not_saved(command, capsys, tmp_path,
+                                                         monkeypatch):
+    """Nothing listens there: one line naming what to do, exit 2, no screen, nothing saved."""
+    from client.embedded import free_port
+
+    monkeypatch.setenv("BANG_CONFIG_DIR", str(tmp_path))
+    url = f"mqtt://127.0.0.1:{free_port()}"
+    assert main([command, "--broker", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach the broker at 127.0.0.1" in err
+    assert "bang host" in err and "--broker" in err
+    assert not (tmp_path / "settings.json").exists()
+
+
 def test_play_deals_the_expansions_given(monkeypatch, tmp_path):
     """`--expansions` goes into the offline game's Setup and into the hosted room's options."""
     from client.cli import build_parser
