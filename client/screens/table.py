@@ -429,7 +429,9 @@ class TableScreen(Screen[None]):
         key = (view.pending.id, self.selected)
         if key != self._focused_for:
             self._focused_for = key
-            if not self.chat.input.has_focus:  # never take the keys from someone typing
+            # Never take the keys from someone typing. Textual's `focus` repaints the whole
+            # widget even when it has the focus already.
+            if not self.chat.input.has_focus and not panel.has_focus:
                 panel.focus()
 
     def _note(self) -> str:
