@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.geometry import Region
 
 from client.i18n import I18n
 from client.plaintext import clean
 from client.render import card_content, describe_decision, player_name
 from client.widgets.rows import RowsWidget
 from shared.views import TableView
-
-LINES = 4  # the most it shows: the piles, a blank line, the latest log line, who decides
 
 
 class TableCenter(RowsWidget):
@@ -22,11 +19,11 @@ class TableCenter(RowsWidget):
         self.last = ""  # the latest log line
 
     def show(self, view: TableView | None, last: str) -> None:
-        """Repaint the rows it writes, not its border and empty rows: it changes with almost
-        every update, and each row painted costs."""
+        """Repaint the rows that changed: it changes with almost every update, and each row
+        painted costs."""
         if (view, last) != (self.view, self.last):
             self.view, self.last = view, last
-            self.refresh(Region(0, 0, self.content_size.width, LINES))
+            self.repaint()
 
     def rows(self) -> list[Content]:
         view, t = self.view, self.i18n.t

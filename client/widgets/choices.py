@@ -83,31 +83,35 @@ class ChoicePanel(RowsWidget, can_focus=True):
         self.deadline = deadline
         labels = tuple(label for _, label in choices)
         self.actions = [action for action, _ in choices]
-        self._tick()
-        if (self.ask, self.labels) == (ask, labels):
-            return
-        self.ask, self.labels = ask, labels
-        self._top = 0
-        self.highlighted = 0 if choices and highlight else None
-        self.refresh()
+        clock = self._clock()
+        changed, self.clock = clock != self.clock, clock
+        if (self.ask, self.labels) != (ask, labels):
+            self.ask, self.labels, self._top = ask, labels, 0
+            self._highlight(0 if choices and highlight else None)
+            changed = True
+        if changed:
+            self.repaint()  # once, with everything above in place
 
     def show_cards(self, cards: tuple[int, ...]) -> None:
         """The cards the decision is about (not your hand): a store, a look at the deck."""
         if cards != self.cards:
             self.cards = cards
-            self.refresh()
+            self.repaint()
 
     def show_note(self, text: str) -> None:
         """Warnings; "" for none."""
         if text != self.note:
             self.note = text
-            self.refresh()
+            self.repaint()
+
+    def _clock(self) -> str:
+        return countdown(self.i18n, self.deadline)[0] if self.actions else ""
 
     def _tick(self) -> None:
-        clock = countdown(self.i18n, self.deadline)[0] if self.actions else ""
+        clock = self._clock()
         if clock != self.clock:
             self.clock = clock
-            self.refresh()
+            self.repaint()
 
     # --- moving and choosing -------------------------------------------------------------
 
@@ -117,13 +121,18 @@ class ChoicePanel(RowsWidget, can_focus=True):
 
     @highlighted.setter
     def highlighted(self, index: int | None) -> None:
+        if self._highlight(index):
+            self.repaint()
+
+    def _highlight(self, index: int | None) -> bool:
+        """Highlight choice `index` (kept in the list) and say so; whether it moved."""
         if index is not None:
             index = min(max(index, 0), len(self.actions) - 1) if self.actions else None
-        if index != self._highlighted:
-            self._highlighted = index
-            self.refresh()
-            self.post_message(self.Highlighted(
-                None if index is None else self.actions[index]))
+        if index == self._highlighted:
+            return False
+        self._highlighted = index
+        self.post_message(self.Highlighted(None if index is None else self.actions[index]))
+        return True
 
     def action_move(self, step: int) -> None:
         if not self.actions:
@@ -146,17 +155,17 @@ class ChoicePanel(RowsWidget, can_focus=True):
 
     def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
         self._top += 1
-        self.refresh()
+        self.repaint()
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         self._top = max(0, self._top - 1)
-        self.refresh()
+        self.repaint()
 
     def on_focus(self) -> None:
-        self.refresh()
+        self.repaint()
 
     def on_blur(self) -> None:
-        self.refresh()
+        self.repaint()
 
     # --- drawing -------------------------------------------------------------------------
 

@@ -40,7 +40,10 @@ class HandView(RowsWidget):
             return
         width = self.size.width
         self.cards, self.playable, self.selected = cards, playable, selected
-        self.refresh(layout=self._rows(width) != self._reserved[1])
+        if self._rows(width) != self._reserved[1]:
+            self.refresh(layout=True)
+        else:
+            self.repaint()
 
     def action_pick(self, index: int) -> None:
         """Called from the click action embedded in each card."""

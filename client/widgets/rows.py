@@ -1,9 +1,9 @@
 """Widgets drawn as rows of one line each, every row rendered by itself and kept.
 
 Textual renders a widget's whole content again whenever any part of it is refreshed, and a
-table update refreshes most widgets of the table for a row or two: a life, a count, a new
-decision in a list of fourteen rows. A `RowsWidget` renders only the rows that show something
-new, and keeps the others' strips.
+table update changes most widgets of the table by a row or two: a life, a count, a new
+decision in a list of fourteen rows. A `RowsWidget` repaints only the rows that show something
+new (`repaint`), renders each row by itself and keeps the others' strips.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any, Self
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.content import Content
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.visual import Visual
 from textual.widget import Widget
@@ -29,6 +30,7 @@ class RowsWidget(Widget):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._row_contents: list[Content] | None = None  # `rows()` since the last refresh
+        self._rows_size = Size(0, 0)  # the content size `_row_contents` were worked out at
         # Each row's strip by what it was rendered from: row, place, width, style and theme.
         self._row_strips: dict[tuple[object, ...], Strip] = {}
 
@@ -40,8 +42,24 @@ class RowsWidget(Widget):
         self._row_contents = None  # something shown changed: ask `rows()` again
         return super().refresh(*args, **kwargs)
 
+    def repaint(self) -> None:
+        """Something `rows()` shows changed: refresh the rows that differ from the ones shown
+        (a row's text or styles), or every row if the size changed since. A change of style
+        or of height is not a change of rows: `refresh` those."""
+        shown, size = self._row_contents, self.content_size
+        if shown is None or size != self._rows_size:
+            self.refresh()
+            return
+        self._row_contents = None
+        rows = self.shown_rows()
+        changed = [Region(0, y, size.width, 1) for y in range(max(len(shown), len(rows)))
+                   if y >= len(shown) or y >= len(rows) or not same_row(shown[y], rows[y])]
+        if changed:
+            super().refresh(*changed)  # not `self.refresh`: the rows just worked out stay
+
     def shown_rows(self) -> list[Content]:
         if self._row_contents is None:
+            self._rows_size = self.content_size
             self._row_contents = self.rows()
         return self._row_contents
 
@@ -66,6 +84,11 @@ class RowsWidget(Widget):
             strip = placed(strips[0], y) if strips else Strip.blank(width, style.rich_style)
             self._row_strips[key] = strip
         return strip
+
+
+def same_row(old: Content, new: Content) -> bool:
+    """Whether two rows look the same (`Content`'s == compares the text alone)."""
+    return old.plain == new.plain and old.spans == new.spans
 
 
 def _without_empty_spans(row: Content) -> Content:

@@ -6,7 +6,6 @@ import textwrap
 
 from textual.content import Content
 from textual.events import Click
-from textual.geometry import Region
 from textual.message import Message
 
 from client.i18n import I18n
@@ -49,8 +48,6 @@ class SeatPanel(RowsWidget, can_focus=True):
         self.other: str | None = None  # your New Identity, on your own seat
         self._shown: tuple[object, ...] | None = None  # what `show` last drew
         self.deciding = False  # the pending decision is this seat's (see `_outline`)
-        # The rows last worked out, and what they were worked out from (`_drawn_from`).
-        self._drawn: tuple[tuple[object, ...], list[Content]] = ((), [])
 
     def show(self, view: TableView, key: str = "") -> None:
         """Draw this seat from `view`. Only what this seat shows is compared: most updates
@@ -102,18 +99,12 @@ class SeatPanel(RowsWidget, can_focus=True):
             self.styles.border = None  # the stylesheet's again
 
     def _repaint(self, everything: bool = False) -> None:
-        """Repaint the rows that changed since they were drawn (most updates change one: a
-        life, a hand count), or `everything` (the box's style changed)."""
-        size = self.content_size
-        rows = self._rows(size.width, size.height)
-        (drawn_from, drawn), self._drawn = self._drawn, (self._drawn_from(), rows)
-        if everything or drawn_from[:1] != (size,) or len(drawn) != len(rows):
-            self.refresh()  # new style, new size (or never drawn): every row
-            return
-        changed = [Region(0, y, size.width, 1) for y, (old, new) in
-                   enumerate(zip(drawn, rows, strict=True)) if not _same(old, new)]
-        if changed:
-            self.refresh(*changed)
+        """Repaint the rows that changed (most updates change one: a life, a hand count), or
+        `everything` (the box's style changed)."""
+        if everything:
+            self.refresh()
+        else:
+            self.repaint()
 
     def explain(self, why: str | None) -> None:
         """Show why the picked card leaves this seat out (None: nothing to say)."""
@@ -133,15 +124,8 @@ class SeatPanel(RowsWidget, can_focus=True):
         self.post_message(self.Chosen(self.seat))
 
     def rows(self) -> list[Content]:
-        """The rows `_repaint` just worked out, unless something they come from changed."""
-        if self._drawn[0] != self._drawn_from():
-            size = self.content_size
-            self._drawn = (self._drawn_from(), self._rows(size.width, size.height))
-        return self._drawn[1]
-
-    def _drawn_from(self) -> tuple[object, ...]:
-        """What the rows depend on: the size, what `show` drew from, and `explain`'s why."""
-        return (self.content_size, self._shown, self.why)
+        size = self.content_size
+        return self._rows(size.width, size.height)
 
     def _rows(self, width: int, height: int) -> list[Content]:
         """The box's rows at this size, in bold while the seat decides."""
@@ -198,11 +182,6 @@ class SeatPanel(RowsWidget, can_focus=True):
         ability = _wrapped(self.i18n.ability(p.character), width - 2, height - 3)
         lines += [Content.styled("  " + line, "dim italic") for line in ability]
         return lines
-
-
-def _same(old: Content, new: Content) -> bool:
-    """Whether two rows look the same (`Content`'s == compares the text alone)."""
-    return old.plain == new.plain and old.spans == new.spans
 
 
 def _wrapped(text: str, width: int, rows: int) -> list[str]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from client.i18n import I18n
 from client.plaintext import clean
 from client.render import card_content, player_name
+from client.widgets.rows import RowsWidget
 from shared.views import TableView
 
 _STATUS_STYLE = {
@@ -20,8 +20,9 @@ _STATUS_STYLE = {
 }
 
 
-class StatusBar(Widget):
-    """Always visible, so a dropped connection is never a surprise."""
+class StatusBar(RowsWidget):
+    """Always visible, so a dropped connection is never a surprise. Most updates leave its
+    text as it was: the row drawn is kept."""
 
     status: reactive[str] = reactive("connecting")
     view: reactive[TableView | None] = reactive(None)
@@ -33,7 +34,10 @@ class StatusBar(Widget):
         self.set_reactive(StatusBar.room, room)
         self.spectator = spectator
 
-    def render(self) -> Content:
+    def rows(self) -> list[Content]:
+        return [self._line()]
+
+    def _line(self) -> Content:
         t = self.i18n.t
         parts: list[str | tuple[str, str] | Content] = [
             (f" {t('title')} ", "bold reverse"),

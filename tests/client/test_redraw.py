@@ -171,23 +171,25 @@ async def test_a_decision_coming_and_going_lays_nothing_out() -> None:
         assert layouts == [], size
 
 
-async def test_seats_repainted_row_by_row_show_what_a_whole_repaint_would() -> None:
-    """A seat repaints only the rows of its box that changed: after every update of a game,
-    each seat's box is what repainting it whole gives."""
-    session = FeedSession()
-    app = BangApp(session)
-    async with app.run_test(size=(160, 50)) as pilot:
-        for update in game_updates(players=7, seed=2, limit=120):
-            session.emit(update)
-            await pilot.pause()
-            table = app.screen
-            if not isinstance(table, TableScreen):  # the game is over
-                break
-            for panel in table.seat_panels:
-                box = panel.region.size.region
-                before = [list(strip) for strip in panel.render_lines(box)]
-                panel.refresh()
-                assert [list(strip) for strip in panel.render_lines(box)] == before
+async def test_rows_repainted_in_part_show_what_a_whole_repaint_would() -> None:
+    """Seats, the hand, the choices, the centre and the status line repaint only the rows that
+    changed (`RowsWidget.repaint`): after every update of a game, at both sizes, each of them
+    is what repainting it whole gives."""
+    for size in ((80, 24), (160, 50)):
+        session = FeedSession()
+        app = BangApp(session)
+        async with app.run_test(size=size) as pilot:
+            for update in game_updates(players=7, seed=2, limit=120):
+                session.emit(update)
+                await pilot.pause()
+                if not isinstance(app.screen, TableScreen):  # the game is over
+                    break
+                for widget in app.screen.query(RowsWidget):
+                    box = widget.region.size.region
+                    before = [list(strip) for strip in widget.render_lines(box)]
+                    widget.refresh()
+                    assert [list(strip) for strip in widget.render_lines(box)] == before, \
+                        (size, type(widget).__name__)
 
 
 def whole_rows(widget: RowsWidget) -> list[list[tuple[str, str, object]]]:
@@ -226,8 +228,8 @@ async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
                         rows = [pieces(widget.render_line(y))
                                 for y in range(widget.size.height)]
                         assert rows == whole_rows(widget), (size, type(widget).__name__)
-        expected = {"SeatPanel", "HandView", "ChoicePanel"} | ({"TableCenter"} if size[0] > 100
-                                                              else set())
+        expected = {"SeatPanel", "HandView", "ChoicePanel", "StatusBar"} | (
+            {"TableCenter"} if size[0] > 100 else set())
         assert kinds == expected, size
 
 
