@@ -21,8 +21,9 @@ from client.widgets.log import GameLog
 from client.widgets.rows import RowsWidget
 
 
-def footer_line(app: BangApp) -> str:
-    return app.screen._compositor.render_strips()[-1].text
+def footer_line(app: BangApp) -> list[tuple[str, str, object]]:
+    """The footer as drawn: each piece's text, style and place."""
+    return pieces(app.screen._compositor.render_strips()[-1])
 
 
 async def test_the_footer_changed_in_place_is_the_footer_rebuilt() -> None:
