@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from textual.color import Color
 from textual.content import Content
 from textual.events import Click
 from textual.message import Message
@@ -16,6 +17,17 @@ from shared.cards import CARDS
 from shared.characters import CHARACTERS
 from shared.roles import SHERIFF
 from shared.views import PlayerView, TableView
+
+#: The classes the stylesheet draws (a seat's span, a dead player's colour): changing one
+#: restyles the box. The others are painted on it by `SeatPanel._paint_box`.
+RESTYLED = frozenset({"-me", "-dead"})
+#: Background of a seat by class, the first that applies: (class, theme colour, alpha).
+BACKGROUNDS = (
+    ("-aimed", "success", 0.55),
+    ("-target", "success", 0.25),
+    ("-me", "primary", 0.15),
+    ("-turn", "warning", 0.15),
+)
 
 
 class SeatPanel(RowsWidget, can_focus=True):
@@ -47,7 +59,7 @@ class SeatPanel(RowsWidget, can_focus=True):
         self.why: str | None = None  # why the card you picked cannot aim here (`explain`)
         self.other: str | None = None  # your New Identity, on your own seat
         self._shown: tuple[object, ...] | None = None  # what `show` last drew
-        self.deciding = False  # the pending decision is this seat's (see `_outline`)
+        self.deciding = False  # the pending decision is this seat's (see `_paint_box`)
 
     def show(self, view: TableView, key: str = "") -> None:
         """Draw this seat from `view`. Only what this seat shows is compared: most updates
@@ -68,32 +80,41 @@ class SeatPanel(RowsWidget, can_focus=True):
                               "-dead": not player.alive})
         if deciding != self.deciding:
             self.deciding = deciding
-            self._outline()
+            self._paint_box()
         self._repaint(everything=restyled)
 
     def mark(self, classes: dict[str, bool]) -> bool:
-        """Add or remove CSS classes with one restyle (`set_class` restyles on each call);
-        whether they changed."""
+        """Add or remove CSS classes; whether they changed. Only the classes the stylesheet
+        draws (`RESTYLED`) restyle the box; the others are painted on it (`_paint_box`)."""
         before = self.classes
         for name, add in classes.items():
             self.set_class(add, name, update=False)
         if self.classes == before:
             return False
-        self.update_node_styles(animate=False)  # seats have no transitions to animate
-        self._outline()  # an aimed box keeps the stylesheet's border
+        if (before ^ self.classes) & RESTYLED:
+            self.update_node_styles(animate=False)  # seats have no transitions to animate
+        self._paint_box()
         return True
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._outline())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._paint_box())
 
-    def _outline(self) -> None:
-        """A deciding seat's box is drawn in the theme's warning colour on a wide table, and
-        its rows in bold (`_rows`). Set here on the box, not by a CSS class: a class change
-        restyles the box through the whole stylesheet and repaints every row, about 1.5 ms
-        for each of the two seats every decision moves between."""
+    def _paint_box(self) -> None:
+        """The box's background and border, set here on the box from the theme: the seat whose
+        turn it is, a seat the picked card can aim at, the one aimed at, and on a wide table
+        the one deciding (in bold too, `_rows`). A class change restyles the box through the
+        whole stylesheet, about half a millisecond for each of the seats a turn moves
+        between; these change at every turn and every card picked."""
+        variables = self.app.theme_variables or self.app.get_css_variables()
+        background = next((Color.parse(variables[colour]).multiply_alpha(alpha)
+                           for name, colour, alpha in BACKGROUNDS if name in self.classes),
+                          None)
+        if background != self.styles.inline.get_rules().get("background"):
+            self.styles.background = background
         wide = self.is_attached and self.screen.has_class("-wide")
-        if self.deciding and wide and "-aimed" not in self.classes:
-            variables = self.app.theme_variables or self.app.get_css_variables()
+        if wide and "-aimed" in self.classes:
+            self.styles.border = ("double", variables["success"])
+        elif wide and self.deciding:
             self.styles.border = ("round", variables["warning"])
         elif self.styles.inline.has_rule("border_top"):
             self.styles.border = None  # the stylesheet's again

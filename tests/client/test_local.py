@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 from client_helpers import table_of, until
+from textual.color import Color
 from textual.widgets import DataTable
 
 from client.app import BangApp
@@ -232,6 +233,37 @@ async def test_mouse_picks_a_card_and_a_target() -> None:
         await pilot.click(seat)
         assert table.panel.highlighted == len(targets) - 1
         assert seat.has_class("-aimed")
+
+
+async def test_targets_and_the_aimed_seat_are_painted_in_the_themes_colours() -> None:
+    """On a wide table, with a BANG! picked: the seats it can aim at on the theme's success
+    colour at 25%, the one aimed at on it at 55% with a double border of it; a theme change
+    repaints them."""
+    app = local_app(SHOOTER)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
+        table = table_of(app)
+        await until(pilot, lambda: table.hand.cards, what="the hand drawn")
+        await pilot.press("1")  # BANG! A♠
+        await until(pilot, lambda: table.selected == card("BANG! A♠"), what="the pick")
+        targets = {a.target for a in table.panel.actions if a.target is not None}
+        assert targets
+
+        def check() -> None:
+            success = Color.parse(app.theme_variables["success"])
+            aimed = table.panel.actions[table.panel.highlighted or 0].target
+            for panel in table.query(SeatPanel):
+                if panel.seat == aimed:
+                    assert panel.styles.background == success.multiply_alpha(0.55)
+                    assert panel.styles.border_top == ("double", success)
+                elif panel.seat in targets:
+                    assert panel.styles.background == success.multiply_alpha(0.25)
+                    assert panel.styles.border_top[0] == "round"
+
+        check()
+        app.theme = "nord"  # another success colour
+        await pilot.pause()
+        check()
 
 
 async def test_command_palette_offers_the_table_commands() -> None:

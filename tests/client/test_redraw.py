@@ -237,7 +237,8 @@ async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
 async def test_the_deciding_seat_is_outlined_in_the_themes_warning_colour() -> None:
     """On a wide table the seat whose decision is pending has a border of the theme's
     warning colour (set on the box itself: no restyle), and bold rows; the others keep the
-    stylesheet's border. A theme change recolours it; a compact table has no borders."""
+    stylesheet's border. Your seat and the turn's have their backgrounds. A theme change
+    recolours them; a compact table has no borders."""
     session = FeedSession()
     app = BangApp(session)
     updates = game_updates(players=7, seed=4, limit=30)
@@ -251,6 +252,14 @@ async def test_the_deciding_seat_is_outlined_in_the_themes_warning_colour() -> N
                 edge, colour = panel.styles.border_top
                 deciding = panel.seat == view.pending.seat
                 assert (edge, colour == warning) == ("round", deciding), panel.seat
+                # Your seat on the theme's primary colour at 15%, the turn's on its warning.
+                theme = app.theme_variables
+                background = Color(0, 0, 0, 0)
+                if panel.seat == view.viewer:
+                    background = Color.parse(theme["primary"]).multiply_alpha(0.15)
+                elif panel.seat == view.turn:
+                    background = warning.multiply_alpha(0.15)
+                assert panel.styles.background == background, panel.seat
                 character = panel.render_line(1)  # not bold otherwise
                 assert any("bold" in str(s.style) for s in character if s.text.strip()) \
                     == deciding
