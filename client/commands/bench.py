@@ -72,7 +72,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from client.commands.common import broker_url
+from client.commands.common import broker_url, unreachable
 from client.commands.host import store_spec
 
 if TYPE_CHECKING:
@@ -163,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     problem = _check(args) or _store_problem(args.store)
+    if not problem and args.broker is not None:
+        problem = unreachable(args.broker)
     if problem:
         print(f"bang bench relay: {problem}", file=sys.stderr)
         return 2

@@ -26,6 +26,26 @@ def broker_url(text: str) -> str:
     return text
 
 
+def unreachable(broker: str) -> str | None:
+    """Why the broker cannot be reached now (refused, no answer, a refused login), or None.
+    Commands ask it once before they start, so a wrong address is one line, not a screen or
+    a benchmark that waits; once the table is up, the lobby reports a lost broker and tries
+    again."""
+    import asyncio
+
+    from shared.mqtt import MqttError, MqttLink
+
+    async def connect() -> None:
+        link = await MqttLink.open(protocol.parse_broker_url(broker), lambda topic, data: None)
+        link.close()
+
+    try:
+        asyncio.run(connect())
+    except MqttError as exc:
+        return str(exc)
+    return None
+
+
 def bounded(convert: Callable[[str], Number], low: Number, high: Number | None, what: str,
             span: str) -> Callable[[str], Number]:
     """An argparse type for a number flag: `convert` it, then `low` <= it (<= `high`), else one

@@ -11,6 +11,7 @@ from client.commands.common import (
     player_name,
     remember_broker,
     settings_for,
+    unreachable,
 )
 from shared import protocol
 
@@ -57,25 +58,6 @@ def _fingerprint(text: str) -> str:
             f"{text!r} is not a host fingerprint (SHA256: then 8 groups of 4 hex digits, as "
             "`bang host` prints it)")
     return normal
-
-
-def unreachable(broker: str) -> str | None:
-    """Why the broker cannot be reached now (refused, no answer, a refused login), or None.
-    Asked once before the screen opens, so a wrong address is one line, not a lobby that
-    waits; once the table is up, the lobby reports a lost broker and tries again."""
-    import asyncio
-
-    from shared.mqtt import MqttError, MqttLink
-
-    async def connect() -> None:
-        link = await MqttLink.open(protocol.parse_broker_url(broker), lambda topic, data: None)
-        link.close()
-
-    try:
-        asyncio.run(connect())
-    except MqttError as exc:
-        return str(exc)
-    return None
 
 
 def run(args: argparse.Namespace, spectator: bool = False) -> int:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from netkit import MOSQUITTO, RunningHost, bench_relay
+from netkit import MOSQUITTO, RunningHost, bench_relay, free_port
 
 from client.benchkit.lean import HostKeys, LeanSeat, LeanTable
 from client.benchkit.worker import Tally
@@ -105,6 +105,13 @@ def test_bench_relay_refuses_a_broker_url_that_is_not_mqtt() -> None:
     out = bench_relay("--broker", "http://x:1883")
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.splitlines()[-1].startswith("bang bench relay: error: argument --broker")
+
+
+def test_bench_relay_says_in_one_line_that_it_cannot_reach_the_broker() -> None:
+    out = bench_relay("--broker", f"mqtt://127.0.0.1:{free_port()}", "--seconds", "1")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().count("\n") == 0
+    assert "cannot reach the broker at 127.0.0.1" in out.stderr
 
 
 def test_bench_relay_with_its_host_on_postgresql(pg_url: str) -> None:
