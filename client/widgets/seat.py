@@ -84,17 +84,19 @@ class SeatPanel(RowsWidget, can_focus=True):
         self._repaint(everything=restyled)
 
     def mark(self, classes: dict[str, bool]) -> bool:
-        """Add or remove CSS classes; whether they changed. Only the classes the stylesheet
-        draws (`RESTYLED`) restyle the box; the others are painted on it (`_paint_box`)."""
+        """Add or remove CSS classes; whether the box was restyled. Only the classes the
+        stylesheet draws (`RESTYLED`) restyle it; the others are painted on it (`_paint_box`,
+        which repaints the box when its look changes: not for your own seat's turn)."""
         before = self.classes
         for name, add in classes.items():
             self.set_class(add, name, update=False)
         if self.classes == before:
             return False
-        if (before ^ self.classes) & RESTYLED:
+        restyled = bool((before ^ self.classes) & RESTYLED)
+        if restyled:
             self.update_node_styles(animate=False)  # seats have no transitions to animate
         self._paint_box()
-        return True
+        return restyled
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._paint_box())
