@@ -16,6 +16,8 @@ from shared.cards import CARDS
 class HandView(RowsWidget):
     """Cards are picked by number (1-9, 0 for the tenth) or by a click."""
 
+    LINKS = True  # each card is a link that picks it
+
     class Picked(Message):
         def __init__(self, index: int) -> None:
             super().__init__()

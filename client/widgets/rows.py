@@ -9,7 +9,7 @@ new (`repaint`), renders each row by itself and keeps the others' strips.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -27,8 +27,14 @@ class RowsWidget(Widget):
     """A widget whose content is `rows()`, one line each: its CSS says `text-wrap: nowrap`,
     so a row never wraps onto the next one and can be rendered alone."""
 
+    #: Whether rows hold links (`@click` actions) that the mouse highlights. Rows without
+    #: them skip working out the link style for every row rendered, and a repaint whenever
+    #: the mouse moves over the widget.
+    LINKS: ClassVar[bool] = False
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.set_reactive(Widget.auto_links, self.LINKS)
         self._row_contents: list[Content] | None = None  # `rows()` since the last refresh
         self._rows_size = Size(0, 0)  # the content size `_row_contents` were worked out at
         # Each row's strip by what it was rendered from: row, place, width, style and theme.
