@@ -87,7 +87,7 @@ class ChoicePanel(RowsWidget, can_focus=True):
         changed, self.clock = clock != self.clock, clock
         if (self.ask, self.labels) != (ask, labels):
             self.ask, self.labels, self._top = ask, labels, 0
-            self._highlight(0 if choices and highlight else None)
+            self._highlight(0 if choices and highlight else None, anew=True)
             changed = True
         if changed:
             self.repaint()  # once, with everything above in place
@@ -124,11 +124,12 @@ class ChoicePanel(RowsWidget, can_focus=True):
         if self._highlight(index):
             self.repaint()
 
-    def _highlight(self, index: int | None) -> bool:
-        """Highlight choice `index` (kept in the list) and say so; whether it moved."""
+    def _highlight(self, index: int | None, anew: bool = False) -> bool:
+        """Highlight choice `index` (kept in the list) and say so; whether it moved. In a new
+        list (`anew`) it is said even at the same place: it is another choice."""
         if index is not None:
             index = min(max(index, 0), len(self.actions) - 1) if self.actions else None
-        if index == self._highlighted:
+        if index == self._highlighted and not anew:
             return False
         self._highlighted = index
         self.post_message(self.Highlighted(None if index is None else self.actions[index]))

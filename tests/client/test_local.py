@@ -237,21 +237,26 @@ async def test_mouse_picks_a_card_and_a_target() -> None:
 
 async def test_targets_and_the_aimed_seat_are_painted_in_the_themes_colours() -> None:
     """On a wide table, with a BANG! picked: the seats it can aim at on the theme's success
-    colour at 25%, the one aimed at on it at 55% with a double border of it; a theme change
-    repaints them."""
+    colour at 25%, the one aimed at on it at 55% with a double border of it (also when the
+    card picked before had its first choice highlighted too); a theme change repaints
+    them."""
     app = local_app(SHOOTER)
     async with app.run_test(size=(160, 50)) as pilot:
         await until(pilot, lambda: table_of(app) and table_of(app).view, what="the table")
         table = table_of(app)
         await until(pilot, lambda: table.hand.cards, what="the hand drawn")
+        await pilot.press("2")  # Beer 6♥ first: its one choice is highlighted, as BANG!'s
+        await until(pilot, lambda: table.selected == card("Beer 6♥"), what="the Beer")
         await pilot.press("1")  # BANG! A♠
         await until(pilot, lambda: table.selected == card("BANG! A♠"), what="the pick")
+        await pilot.pause()
         targets = {a.target for a in table.panel.actions if a.target is not None}
         assert targets
 
         def check() -> None:
             success = Color.parse(app.theme_variables["success"])
             aimed = table.panel.actions[table.panel.highlighted or 0].target
+            assert aimed is not None
             for panel in table.query(SeatPanel):
                 if panel.seat == aimed:
                     assert panel.styles.background == success.multiply_alpha(0.55)
