@@ -74,7 +74,9 @@ def run(args: argparse.Namespace, spectator: bool = False) -> int:
         print(f"bang: the saved broker is unusable ({exc.message}); give one with --broker "
               "mqtt://HOST:PORT", file=sys.stderr)
         return 2
-    problem = unreachable(settings.broker)
+    # Over the SSH door the broker is the server's own: a player there cannot fix it, and
+    # the lobby says it is down and joins once it is back.
+    problem = None if door_mode.is_door() else unreachable(settings.broker)
     if problem is not None:
         print(f"bang: {problem}. Is its host running? Start one with `bang host`, or give "
               "its broker with --broker mqtt://HOST:PORT", file=sys.stderr)

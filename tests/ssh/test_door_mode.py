@@ -126,3 +126,41 @@ def test_uncaught_exception_outside_the_app_is_logged(log_pipe, capsys) -> None:
         sys.excepthook(type(exc), exc, exc.__traceback__)
     assert door_mode.CRASH_MESSAGE in capsys.readouterr().err
     assert "ValueError: outside" in read_log(log_pipe)
+
+
+def test_in_the_door_an_unreachable_broker_is_said_in_the_lobby(tmp_path: Path) -> None:
+    """Outside the door `bang join` says in one line that it cannot reach the broker and
+    exits; in the door the broker is the server's, so the player gets the lobby, which says
+    so and tries again."""
+    import pty
+    import select
+    import signal
+    import subprocess
+    import time
+
+    from door_harness import WAIT, free_port
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "BANG_DOOR": "1", "BANG_CONFIG_DIR": str(tmp_path),
+           "TERM": "xterm-256color"}
+    env.pop("BANG_DOOR_LOG_FD", None)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "client.cli", "join", "--broker",
+         f"mqtt://127.0.0.1:{free_port()}"],
+        stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        deadline = time.monotonic() + WAIT
+        while b"trying again" not in seen and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+        assert b"cannot reach the broker" in seen and b"trying again" in seen, seen[-500:]
+        assert child.poll() is None  # still in the lobby
+    finally:
+        os.killpg(child.pid, signal.SIGTERM)
+        child.wait(WAIT)
+        os.close(master)
