@@ -81,7 +81,10 @@ class SeatPanel(RowsWidget, can_focus=True):
         if deciding != self.deciding:
             self.deciding = deciding
             self._paint_box()
-        self._repaint(everything=restyled)
+        if restyled:
+            self.refresh()  # a new style: every row
+        else:
+            self.repaint()  # the rows that changed: most updates change one (a life, a count)
 
     def mark(self, classes: dict[str, bool]) -> bool:
         """Add or remove CSS classes; whether the box was restyled. Only the classes the
@@ -104,7 +107,7 @@ class SeatPanel(RowsWidget, can_focus=True):
     def _paint_box(self) -> None:
         """The box's background and border, set here on the box from the theme: the seat whose
         turn it is, a seat the picked card can aim at, the one aimed at, and on a wide table
-        the one deciding (in bold too, `_rows`). A class change restyles the box through the
+        the one deciding (in bold too, `rows`). A class change restyles the box through the
         whole stylesheet, about half a millisecond for each of the seats a turn moves
         between; these change at every turn and every card picked."""
         variables = self.app.theme_variables or self.app.get_css_variables()
@@ -121,19 +124,11 @@ class SeatPanel(RowsWidget, can_focus=True):
         elif self.styles.inline.has_rule("border_top"):
             self.styles.border = None  # the stylesheet's again
 
-    def _repaint(self, everything: bool = False) -> None:
-        """Repaint the rows that changed (most updates change one: a life, a hand count), or
-        `everything` (the box's style changed)."""
-        if everything:
-            self.refresh()
-        else:
-            self.repaint()
-
     def explain(self, why: str | None) -> None:
         """Show why the picked card leaves this seat out (None: nothing to say)."""
         if why != self.why:
             self.why = why
-            self._repaint()
+            self.repaint()
 
     def on_focus(self) -> None:
         if self.player is not None:  # the key first: the ability may not fit on the line
@@ -147,12 +142,9 @@ class SeatPanel(RowsWidget, can_focus=True):
         self.post_message(self.Chosen(self.seat))
 
     def rows(self) -> list[Content]:
+        """The box's rows at its size, in bold while the seat decides."""
         size = self.content_size
-        return self._rows(size.width, size.height)
-
-    def _rows(self, width: int, height: int) -> list[Content]:
-        """The box's rows at this size, in bold while the seat decides."""
-        rows = self._plain_rows(width, height)
+        rows = self._plain_rows(size.width, size.height)
         return [row.stylize_before("bold") for row in rows] if self.deciding else rows
 
     def _plain_rows(self, width: int, height: int) -> list[Content]:

@@ -208,9 +208,10 @@ def pieces(strip: Strip) -> list[tuple[str, str, object]]:
 
 
 async def test_rows_rendered_one_by_one_are_the_widget_rendered_whole() -> None:
-    """Seats, the hand, the choices and the table's centre render only the rows that show
-    something new: after every update of a game, at both sizes and in two themes, each of
-    their rows is what Textual renders of the whole widget, places included."""
+    """Seats, the hand, the choices, the table's centre and the status line render only the
+    rows that show something new: after every update of a game, at both sizes and in two
+    themes, each of their rows is what Textual renders of the whole widget, places
+    included."""
     for size in ((80, 24), (160, 50)):
         session = FeedSession()
         app = BangApp(session)
