@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from shared.bots import Bot, tell
+from shared.bots import Bot, Listener, listeners, tell_listeners
 from shared.engine import IllegalAction, apply
 from shared.events import time_up
 from shared.model import Action, Decision, Event, GameState
@@ -53,7 +53,13 @@ class GameDriver:
                  make_bot: Callable[[int], Bot] | None = None,
                  on_bot_refused: BotRefused | None = None) -> None:
         self.state = state
-        self.bots: dict[int, Bot] = dict(bots or {})
+        #: The bot of each seat; add one through `bot` (a seat's bot is looked up once:
+        #: whether it observes, and whether the options alone may decide its answer).
+        self.bots: dict[int, Bot] = {}
+        self._listening: list[Listener] = []
+        self._among: dict[int, Callable[[tuple[Action, ...]], Action | None] | None] = {}
+        for seat, bot in (bots or {}).items():
+            self._seat(seat, bot)
         self.observers: list[Observer] = []
         self.failure: str | None = None
         self._make_bot = make_bot
@@ -68,15 +74,21 @@ class GameDriver:
 
     def tell(self, events: Iterable[Event]) -> None:
         """Tell the bots events that did not come through `answer` (those of the deal)."""
-        tell(self.bots, events)
+        tell_listeners(self._listening, events)
 
     def bot(self, seat: int) -> Bot:
         found = self.bots.get(seat)
         if found is None:
             if self._make_bot is None:
                 raise KeyError(f"no bot plays seat {seat}")
-            found = self.bots[seat] = self._make_bot(seat)
+            found = self._seat(seat, self._make_bot(seat))
         return found
+
+    def _seat(self, seat: int, bot: Bot) -> Bot:
+        self.bots[seat] = bot
+        self._listening = listeners(self.bots)
+        self._among[seat] = getattr(bot, "choose_among", None)  # the options may do: no view
+        return bot
 
     def bot_to_move(self) -> bool:
         """Whether the pending decision belongs to a seat this driver has a bot for."""
@@ -97,7 +109,7 @@ class GameDriver:
         except Exception as exc:
             self.failure = f"the rules engine failed ({type(exc).__name__}: {exc})"
             raise GameFailed(self.failure, seat, action) from exc
-        tell(self.bots, events)
+        tell_listeners(self._listening, events)
         told = [time_up(seat, action), *events] if timed_out else events
         for observer in self.observers:
             observer(seat, action, told)
@@ -112,7 +124,7 @@ class GameDriver:
             raise GameFailed(self.failure or "nothing to decide: the game is over")
         try:
             bot = self.bot(decision.seat)
-            among = getattr(bot, "choose_among", None)  # the options may do: no view
+            among = self._among[decision.seat]
             answer = among(decision.options) if among is not None else None
             action = answer if answer is not None else \
                 bot.choose(view(self.state, decision.seat))

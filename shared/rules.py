@@ -110,21 +110,22 @@ def _sight(state: GameState, seer: Player) -> int:
 class Unchanged:
     """`with Unchanged(state):` promises that `state` does not change inside the block (the
     options of a decision are being worked out), so `distance` works out each seat's row
-    once and reads it from there. Outside such a block, or for another state, nothing is
-    kept: a state changes in many places, and a cache could not tell when.
+    once and `reach` each seat's reach once, and read them from there. Outside such a
+    block, or for another state, nothing is kept: a state changes in many places, and a
+    cache could not tell when.
 
-    Only the innermost block keeps rows, and leaving a block forgets them unless another
-    block came in since (then it is that block's to forget): whatever the order blocks are
-    left in, even from several threads, no rows outlive their block."""
+    Only the innermost block keeps what it worked out, and leaving a block forgets it unless
+    another block came in since (then it is that block's to forget): whatever the order
+    blocks are left in, even from several threads, nothing outlives its block."""
 
     __slots__ = ("_kept",)
 
     def __init__(self, state: GameState) -> None:
-        self._kept: tuple[GameState, dict[int, list[int]]] = (state, {})
+        self._kept = _Kept(state)
 
     def __enter__(self) -> None:
         global _unchanged
-        _unchanged = self._kept  # one tuple, read at once: never half another block's
+        _unchanged = self._kept  # one object, read at once: never half another block's
 
     def __exit__(self, *exc: object) -> None:
         global _unchanged
@@ -132,30 +133,61 @@ class Unchanged:
             _unchanged = None
 
 
-#: The state inside the innermost `Unchanged` block, and its rows of distances by seat.
-_unchanged: tuple[GameState, dict[int, list[int]]] | None = None
+class _Kept:
+    """What an `Unchanged` block has worked out for its state: rows of distances and
+    reaches, by seat."""
+
+    __slots__ = ("state", "rows", "reaches")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.rows: dict[int, list[int]] = {}
+        self.reaches: dict[int, int] = {}
+
+
+#: What the innermost `Unchanged` block keeps.
+_unchanged: _Kept | None = None
 
 
 def distance(state: GameState, a: int, b: int) -> int:
     """How far `a` sees `b`: Mustang and Paul Regret add, Scope and Rose Doolan subtract."""
-    unchanged = _unchanged
-    if unchanged is not None and unchanged[0] is state:
-        rows = unchanged[1]
-        row = rows.get(a)
+    kept = _unchanged
+    if kept is not None and kept.state is state:
+        row = kept.rows.get(a)
         if row is None:
-            row = rows[a] = distances_from(state, a)
+            row = kept.rows[a] = distances_from(state, a)
         return row[b]
     seer, seen = state.players[a], state.players[b]
     return max(_ring(state)[a][b] + _seen_from(state, seen) - _sight(state, seer), 1)
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
-    """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
-    row, sight = _ring(state)[a], _sight(state, state.players[a])
-    return [max(row[p.seat] + _seen_from(state, p) - sight, 1) for p in state.players]
+    """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out).
+    Written out (`_seen_from` for every seat, without a call each): the options of every
+    play decision start here."""
+    players = state.players
+    ring, sight = _ring(state)[a], _sight(state, players[a])
+    mustangs = _IDS["mustang"]
+    row = []
+    for p in players:
+        d = ring[p.seat] + (not mustangs.isdisjoint(p.in_play)) \
+            + ability(state, p.seat).cover - sight
+        row.append(d if d > 1 else 1)
+    return row
 
 
 def reach(state: GameState, seat: int) -> int:
+    """How far `seat` shoots: the weapon's reach, 1 without one."""
+    kept = _unchanged
+    if kept is not None and kept.state is state:
+        found = kept.reaches.get(seat)
+        if found is None:
+            found = kept.reaches[seat] = _reach(state, seat)
+        return found
+    return _reach(state, seat)
+
+
+def _reach(state: GameState, seat: int) -> int:
     weapon = weapon_of(state.players[seat])
     return WEAPON_REACH[KEY[weapon]] if weapon is not None else 1
 

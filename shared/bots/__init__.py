@@ -39,13 +39,26 @@ def make_bot(kind: str, seed: int) -> Bot:
             from None
 
 
+#: A bot's `observe`, with the seat it sits at.
+Listener = tuple[int, Callable[[list[Event]], object]]
+
+
+def listeners(bots: Mapping[int, object]) -> list[Listener]:
+    """The bots that have `observe`, with their seats (bots without it are never told)."""
+    return [(seat, observe) for seat, bot in bots.items()
+            if (observe := getattr(bot, "observe", None)) is not None]
+
+
 def tell(bots: Mapping[int, object], events: Iterable[Event]) -> None:
     """Show every bot that has `observe` the events, redacted for its own seat.
 
     Call it with the events of `start_game` and then after every applied action, in order,
     each event exactly once; bots without `observe` are skipped."""
-    listening = [(seat, observe) for seat, bot in bots.items()
-                 if (observe := getattr(bot, "observe", None)) is not None]
+    tell_listeners(listeners(bots), events)
+
+
+def tell_listeners(listening: list[Listener], events: Iterable[Event]) -> None:
+    """`tell`, to listeners found once by `listeners` (a game driver keeps them)."""
     if not listening:
         return
     events = list(events)

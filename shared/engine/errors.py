@@ -3,14 +3,15 @@ of why."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from msgspec import Struct
 
 
-class Refusal(NamedTuple):
+class Refusal(Struct, frozen=True, gc=False):
     """Why an action is not allowed: `rule` names the check that refused it (for programs and
     tests: "out_of_reach", "one_bang", "immune", ...); `text` says it to a player. With
     `args`, `sentence` is a `str.format` template for them: the options are computed by the
-    same checks, so a refusal is made far more often than it is read, and formats lazily."""
+    same checks, so a refusal is made far more often than it is read: it formats lazily, and is
+    a Struct because msgspec builds one in C (a NamedTuple's constructor is Python code)."""
 
     rule: str
     sentence: str

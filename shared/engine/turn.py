@@ -33,6 +33,8 @@ class TurnMixin(EngineCore):
             self.next_turn(seat)
             return None
         step = frame.step
+        if step == "play":  # phase 2, the step asked most often: first
+            return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
         if step == "start":
             s.turn = seat
             s.turn_number += 1
@@ -95,8 +97,6 @@ class TurnMixin(EngineCore):
             self.draw_to_hand(seat, rulebook(s).draw_extra(s, seat))
             frame.step = "play"
             return None
-        if step == "play":
-            return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
         if step == "discard":
             limit = rulebook(s).hand_limit(s, seat)
             if limit is None or len(p.hand) <= limit:
