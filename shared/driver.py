@@ -15,7 +15,8 @@ decision's default in one place, and an engine failure stops the game the same w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 from shared.bots import Bot, Listener, listeners, tell_listeners
 from shared.engine import IllegalAction, apply
@@ -53,17 +54,27 @@ class GameDriver:
                  make_bot: Callable[[int], Bot] | None = None,
                  on_bot_refused: BotRefused | None = None) -> None:
         self.state = state
-        #: The bot of each seat; add one through `bot` (a seat's bot is looked up once:
-        #: whether it observes, and whether the options alone may decide its answer).
-        self.bots: dict[int, Bot] = {}
+        self._bots: dict[int, Bot] = {}
         self._listening: list[Listener] = []
         self._among: dict[int, Callable[[tuple[Action, ...]], Action | None] | None] = {}
-        for seat, bot in (bots or {}).items():
-            self._seat(seat, bot)
+        self.bots = bots or {}
         self.observers: list[Observer] = []
         self.failure: str | None = None
         self._make_bot = make_bot
         self._on_bot_refused = on_bot_refused
+
+    @property
+    def bots(self) -> Mapping[int, Bot]:
+        """The bot of each seat, read-only: replace them all by assigning, or let `bot`
+        make a missing one. (Each bot is looked up once when it is seated: whether it
+        observes, and whether the options alone may decide its answer.)"""
+        return MappingProxyType(self._bots)
+
+    @bots.setter
+    def bots(self, bots: Mapping[int, Bot]) -> None:
+        self._bots, self._among, self._listening = {}, {}, []
+        for seat, bot in bots.items():
+            self._seat(seat, bot)
 
     @property
     def pending(self) -> Decision | None:
@@ -77,7 +88,7 @@ class GameDriver:
         tell_listeners(self._listening, events)
 
     def bot(self, seat: int) -> Bot:
-        found = self.bots.get(seat)
+        found = self._bots.get(seat)
         if found is None:
             if self._make_bot is None:
                 raise KeyError(f"no bot plays seat {seat}")
@@ -85,15 +96,15 @@ class GameDriver:
         return found
 
     def _seat(self, seat: int, bot: Bot) -> Bot:
-        self.bots[seat] = bot
-        self._listening = listeners(self.bots)
+        self._bots[seat] = bot
+        self._listening = listeners(self._bots)
         self._among[seat] = getattr(bot, "choose_among", None)  # the options may do: no view
         return bot
 
     def bot_to_move(self) -> bool:
         """Whether the pending decision belongs to a seat this driver has a bot for."""
         decision = self.pending
-        return decision is not None and decision.seat in self.bots
+        return decision is not None and decision.seat in self._bots
 
     def answer(self, seat: int, action: Action, decision_id: int | None = None,
                timed_out: bool = False) -> list[Event]:

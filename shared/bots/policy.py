@@ -1,7 +1,9 @@
 """The bots that play to win: every legal option gets a score, the best one is played.
 
-A bot sees only its seat's `TableView` (in `choose`) and the public events as redacted for its
-seat (in `observe`, optional for hosts: without it the bot plays on known roles only)."""
+A bot sees only its seat's `TableView` (in `choose`) and, if it reads roles from behaviour
+(the normal bot), the public events as redacted for its seat (in `observe`, optional for
+hosts: without it the bot plays on known roles only). The easy bot plays on known roles
+only, so it has no `observe`: nobody spends time telling it what it would not read."""
 
 from __future__ import annotations
 
@@ -39,10 +41,6 @@ class ScoringBot:
         self._beliefs = Beliefs()
         self._jitter = random.Random(0)  # seeded anew for every decision (see _best)
 
-    def observe(self, events: Iterable[Event]) -> None:
-        """Public events, already redacted for this bot's seat, in the order they happened."""
-        self._beliefs.observe(events)
-
     def choose_among(self, options: tuple[Action, ...]) -> Action | None:
         """A decision with one option is answered as `choose` answers it, without the view
         (see `shared.bots`); any other needs the view (None)."""
@@ -75,6 +73,10 @@ class NormalBot(ScoringBot):
     """Reads roles from behaviour, weighs every play; noise only breaks ties."""
 
     skill = Skill(infer=True, careful=True, noise=0.05)
+
+    def observe(self, events: Iterable[Event]) -> None:
+        """Public events, already redacted for this bot's seat, in the order they happened."""
+        self._beliefs.observe(events)
 
 
 class EasyBot(ScoringBot):

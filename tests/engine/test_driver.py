@@ -53,6 +53,31 @@ def test_every_bot_is_told_every_event_redacted_for_its_seat() -> None:
     assert sum(b.choices for b in bots.values()) == state.actions
 
 
+def test_bots_replaced_mid_game_are_told_from_then_on_and_the_old_ones_no_more() -> None:
+    # The driver looks each bot up once when it is seated; replacing them must seat the
+    # new ones (offline play swaps its bots this way), and the mapping is not edited behind
+    # the driver's back.
+    state, events = start_game(Setup(players=4, seed=5))
+    first = {seat: Recorder(seat) for seat in range(4)}
+    driver = GameDriver(state, dict(first))
+    driver.tell(events)
+    for _ in range(10):
+        driver.play_bot()
+    told_before = [len(bot.seen) for bot in first.values()]
+    second = {seat: Recorder(10 + seat) for seat in range(4)}
+    driver.bots = second
+    later: list[Event] = []
+    driver.observers.append(lambda _seat, _action, events: later.extend(events))
+    driver.run_bots()
+    assert state.winner is not None and later
+    assert [len(bot.seen) for bot in first.values()] == told_before
+    for seat, bot in second.items():
+        assert bot.seen == [redact(e, seat) for e in later]
+    assert sum(b.choices for b in second.values()) == state.actions - 10
+    with pytest.raises(TypeError):
+        driver.bots[0] = Recorder(0)  # type: ignore[index]
+
+
 def test_a_refused_bot_choice_becomes_the_decisions_default() -> None:
     state, _ = start_game(Setup(players=4, seed=2))
     refused: list[tuple[int, str]] = []
