@@ -47,42 +47,20 @@ class TurnMixin(EngineCore):
             book.turn_started(self, seat)
             frame.step = "dynamite"
             return None
+        # With no Dynamite (no Jail), the step goes straight on to the next in the same call:
+        # nothing changed, so the loop would find nothing new in between.
         if step == "dynamite":
             dynamite = next((c for c in p.in_play if KEY[c] == "dynamite"), None)
-            if dynamite is None:
-                frame.step = "jail"
+            if dynamite is not None:
+                self.check_dynamite(frame, dynamite)
                 return None
-            card = self.draw_check(frame, seat, "dynamite")
-            if card is None:
-                return None
-            frame.step = "jail"
-            if dynamite_explodes(s, card):
-                self.discard_from_play(seat, dynamite)
-                self.emit("dynamite_explodes", seat=seat, card=dynamite)
-                self.damage(seat, 3, killer=None, card_player=None)
-            else:
-                p.in_play.remove(dynamite)
-                receiver = next_alive(s, seat)
-                s.players[receiver].in_play.append(dynamite)
-                self.emit("dynamite_passes", seat=seat, target=receiver, card=dynamite)
-            return None
+            step = frame.step = "jail"
         if step == "jail":
             jail = next((c for c in p.in_play if KEY[c] == "jail"), None)
-            if jail is None:
-                frame.step = "youl"
+            if jail is not None:
+                self.check_jail(frame, jail)
                 return None
-            card = self.draw_check(frame, seat, "jail")
-            if card is None:
-                return None
-            self.discard_from_play(seat, jail)
-            if is_heart(s, card):
-                self.emit("jail_escape", seat=seat, card=jail)
-                frame.step = "youl"
-            else:
-                self.emit("jail_stays", seat=seat, card=jail)
-                self.emit("turn_end", seat=seat, reason="skipped")
-                self.next_turn(seat)
-            return None
+            step = frame.step = "youl"
         if step == "youl":  # before phase 1 (Youl Grinner's gifts)
             frame.step = "draw"
             self.ability(seat).before_draw(self, seat)
@@ -107,6 +85,39 @@ class TurnMixin(EngineCore):
             options = [Action("discard", card=c) for c in p.hand]
             return self.ask(seat, "discard", options, options[0])
         raise AssertionError(f"unknown turn step {step!r}")
+
+    def check_dynamite(self, frame: TurnFrame, dynamite: int) -> None:
+        """The "draw!" for the Dynamite in front of the player: it explodes or passes on."""
+        s = self.s
+        seat = frame.seat
+        card = self.draw_check(frame, seat, "dynamite")
+        if card is None:
+            return
+        frame.step = "jail"
+        if dynamite_explodes(s, card):
+            self.discard_from_play(seat, dynamite)
+            self.emit("dynamite_explodes", seat=seat, card=dynamite)
+            self.damage(seat, 3, killer=None, card_player=None)
+        else:
+            s.players[seat].in_play.remove(dynamite)
+            receiver = next_alive(s, seat)
+            s.players[receiver].in_play.append(dynamite)
+            self.emit("dynamite_passes", seat=seat, target=receiver, card=dynamite)
+
+    def check_jail(self, frame: TurnFrame, jail: int) -> None:
+        """The "draw!" for the Jail: a Heart escapes, anything else loses the turn."""
+        seat = frame.seat
+        card = self.draw_check(frame, seat, "jail")
+        if card is None:
+            return
+        self.discard_from_play(seat, jail)
+        if is_heart(self.s, card):
+            self.emit("jail_escape", seat=seat, card=jail)
+            frame.step = "youl"
+        else:
+            self.emit("jail_stays", seat=seat, card=jail)
+            self.emit("turn_end", seat=seat, reason="skipped")
+            self.next_turn(seat)
 
     def resolve_draw_source(self, frame: TurnFrame, action: Action) -> None:
         """Phase 1's first card: from the deck, or where the ability offered."""
