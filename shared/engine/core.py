@@ -100,14 +100,14 @@ class EngineCore:
 
     def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
             **context: Unpack[DecisionContext]) -> Decision:
-        return Decision(
-            id=self.s.actions,
-            seat=seat,
-            kind=kind,
-            options=tuple(options),
-            default=default if default is not None else options[-1],
-            **context,
-        )
+        """Every decision (its default: the last option unless given), with the actions of
+        an ability usable at any moment after its own options (Sid Ketchum's, seed 000:
+        whenever he holds a decision)."""
+        if default is None:
+            default = options[-1]
+        extra = self.ability(seat).any_time(self.s, seat)
+        return Decision(self.s.actions, seat, kind, tuple([*options, *extra] if extra else options),
+                        default, **context)
 
     def player(self, seat: int) -> Player:
         return self.s.players[seat]

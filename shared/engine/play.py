@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Unpack
-
 from shared.cards import KEY, WEAPON_REACH
 from shared.engine.abilities import ACTION_OWNERS
 from shared.engine.card_rules import CARD_RULES
-from shared.engine.core import DecisionContext, EngineCore
+from shared.engine.core import EngineCore
 from shared.engine.legality import END_TURN, ready_as_bang
-from shared.model import Action, BeforeCardFrame, Decision, ShotFrame, StoreFrame, TurnFrame
+from shared.model import Action, BeforeCardFrame, ShotFrame, StoreFrame, TurnFrame
 from shared.rulebook import Rulebook, ability, rulebook
 from shared.rules import Unchanged, seats_from, weapon_of
 
 
 class PlayMixin(EngineCore):
     # --- what may be done ----------------------------------------------------------------
-
-    def ask(self, seat: int, kind: str, options: list[Action], default: Action | None = None,
-            **context: Unpack[DecisionContext]) -> Decision:
-        """Every decision, with the actions of an ability usable at any moment after its own
-        options (Sid Ketchum's, seed 000: whenever he holds a decision)."""
-        default = default if default is not None else options[-1]
-        extra = self.ability(seat).any_time(self.s, seat)
-        return super().ask(seat, kind, [*options, *extra] if extra else options, default,
-                           **context)
 
     def before_card(self, seat: int, source: int, card: int) -> None:
         """An ability usable at any moment may be used before a card aimed at `seat` takes
