@@ -97,9 +97,12 @@ def base_distance(state: GameState, a: int, b: int) -> int:
     return _ring(state)[a][b]
 
 
+_MUSTANGS = _IDS["mustang"]
+
+
 def _seen_from(state: GameState, seen: Player) -> int:
     """What `seen` adds to every distance to it: a Mustang, and the ability's `cover`."""
-    return has_in_play(seen, "mustang") + ability(state, seen.seat).cover
+    return (not _MUSTANGS.isdisjoint(seen.in_play)) + ability(state, seen.seat).cover
 
 
 def _sight(state: GameState, seer: Player) -> int:
@@ -162,16 +165,12 @@ def distance(state: GameState, a: int, b: int) -> int:
 
 
 def distances_from(state: GameState, a: int) -> list[int]:
-    """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out).
-    Written out (`_seen_from` for every seat, without a call each): the options of every
-    play decision start here."""
+    """`distance(state, a, b)` for every seat b (1 for a itself: callers leave it out)."""
     players = state.players
     ring, sight = _ring(state)[a], _sight(state, players[a])
-    mustangs = _IDS["mustang"]
     row = []
-    for p in players:
-        d = ring[p.seat] + (not mustangs.isdisjoint(p.in_play)) \
-            + ability(state, p.seat).cover - sight
+    for p in players:  # a loop, not max() in a comprehension: the options start here
+        d = ring[p.seat] + _seen_from(state, p) - sight
         row.append(d if d > 1 else 1)
     return row
 
