@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from shared.cards import CARDS, KEY
 from shared.engine.core import EngineCore
+from shared.engine.legality import END_TURN
 from shared.model import FLIP_NOTHING, Action, Decision, GameState, TurnFrame
 from shared.rulebook import rulebook, suit_of
 from shared.rules import next_alive, round_leader
@@ -34,7 +35,7 @@ class TurnMixin(EngineCore):
             return None
         step = frame.step
         if step == "play":  # phase 2, the step asked most often: first
-            return self.ask(seat, "play", self.play_options(seat), Action("end_turn"))
+            return self.ask(seat, "play", self.play_options(seat), END_TURN)
         if step == "start":
             s.turn = seat
             s.turn_number += 1
