@@ -97,12 +97,9 @@ def base_distance(state: GameState, a: int, b: int) -> int:
     return _ring(state)[a][b]
 
 
-_MUSTANGS = _IDS["mustang"]
-
-
 def _seen_from(state: GameState, seen: Player) -> int:
     """What `seen` adds to every distance to it: a Mustang, and the ability's `cover`."""
-    return (not _MUSTANGS.isdisjoint(seen.in_play)) + ability(state, seen.seat).cover
+    return has_in_play(seen, "mustang") + ability(state, seen.seat).cover
 
 
 def _sight(state: GameState, seer: Player) -> int:

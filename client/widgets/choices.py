@@ -83,8 +83,7 @@ class ChoicePanel(RowsWidget, can_focus=True):
         self.deadline = deadline
         labels = tuple(label for _, label in choices)
         self.actions = [action for action, _ in choices]
-        clock = self._clock()
-        changed, self.clock = clock != self.clock, clock
+        changed = self._new_clock()
         if (self.ask, self.labels) != (ask, labels):
             self.ask, self.labels, self._top = ask, labels, 0
             self._highlight(0 if choices and highlight else None, anew=True)
@@ -104,13 +103,14 @@ class ChoicePanel(RowsWidget, can_focus=True):
             self.note = text
             self.repaint()
 
-    def _clock(self) -> str:
-        return countdown(self.i18n, self.deadline)[0] if self.actions else ""
+    def _new_clock(self) -> bool:
+        """Work out the countdown shown; whether it changed."""
+        clock = countdown(self.i18n, self.deadline)[0] if self.actions else ""
+        changed, self.clock = clock != self.clock, clock
+        return changed
 
     def _tick(self) -> None:
-        clock = self._clock()
-        if clock != self.clock:
-            self.clock = clock
+        if self._new_clock():
             self.repaint()
 
     # --- moving and choosing -------------------------------------------------------------

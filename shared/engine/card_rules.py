@@ -136,7 +136,7 @@ def check_bang(state: GameState, seat: int, action: Action) -> Refusal | None:
     d, r = distance(state, seat, target), reach(state, seat)
     if d > r:
         return Refusal("out_of_reach", "{} is at distance {}, but your reach is {}",
-                       (state.players[target].name, d, r))
+                       (_name(state, target), d, r))
     assert action.card is not None  # a card play always names its card
     if is_immune(state, target, action.card, seat):
         return IMMUNE
