@@ -208,7 +208,7 @@ def refusal(state: GameState, seat: int, action: Action) -> Refusal | None:
     if decision.kind == "play":
         check = _PLAY.get(action.kind)
     elif action.kind in ACTION_OWNERS and ACTION_OWNERS[action.kind].at_any_time:
-        check = _check_ability  # offered at every decision (PlayMixin.ask)
+        check = _check_ability  # offered at every decision (EngineCore.ask)
     else:
         check = _ANSWERS.get((decision.kind, action.kind))
     if check is None:

@@ -1,4 +1,9 @@
-"""The whole engine: the mixins put together, and dispatch from frames to their handlers."""
+"""The whole engine, and dispatch from frames to their handlers.
+
+The engine's parts are stacked, one file each: `EngineCore` (core.py) < `PlayMixin` (play.py,
+what may be played) < `TurnMixin` (turn.py, the turn's steps) < `ResponseMixin` (responses.py,
+everything out of turn) < `Engine`. A single line of inheritance, not mixins side by side,
+so that mypyc can compile the engine (see docs/ENGINE.md, "Compiled")."""
 
 from __future__ import annotations
 
@@ -6,9 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine.abilities import ACTION_OWNERS, FRAME_OWNERS
-from shared.engine.play import PlayMixin
 from shared.engine.responses import ResponseMixin
-from shared.engine.turn import TurnMixin
 from shared.model import (
     Action,
     Decision,
@@ -25,7 +28,7 @@ from shared.model import (
 from shared.rulebook import rulebook
 
 
-class Engine(TurnMixin, PlayMixin, ResponseMixin):
+class Engine(ResponseMixin):
     def step(self, frame: Frame) -> Decision | None:
         return _STEP[type(frame)](self, frame)
 

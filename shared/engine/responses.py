@@ -5,7 +5,6 @@ as Lucky Duke's pick, are its ability's: shared.engine.abilities.)"""
 from __future__ import annotations
 
 from shared.cards import KEY
-from shared.engine.core import EngineCore
 from shared.engine.legality import (
     BARREL,
     check_barrel,
@@ -13,7 +12,7 @@ from shared.engine.legality import (
     check_discard_bang,
     check_missed,
 )
-from shared.engine.turn import is_heart
+from shared.engine.turn import TurnMixin, is_heart
 from shared.model import (
     Action,
     Decision,
@@ -29,7 +28,7 @@ TAKE_HIT = Action("take_hit")
 DIE = Action("die")
 
 
-class ResponseMixin(EngineCore):
+class ResponseMixin(TurnMixin):
     # --- a BANG! aimed at someone ------------------------------------------------------
 
     def step_shot(self, frame: ShotFrame) -> Decision | None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from shared.cards import CARDS, KEY
-from shared.engine.core import EngineCore
 from shared.engine.legality import END_TURN
+from shared.engine.play import PlayMixin
 from shared.model import FLIP_NOTHING, Action, Decision, GameState, TurnFrame
 from shared.rulebook import rulebook, suit_of
 from shared.rules import next_alive, round_leader
@@ -21,11 +19,7 @@ def is_heart(state: GameState, card: int) -> bool:
     return card != FLIP_NOTHING and suit_of(state, card, draw=True) == "hearts"
 
 
-class TurnMixin(EngineCore):
-    if TYPE_CHECKING:  # provided by PlayMixin (shared.engine.play)
-        def play_options(self, seat: int) -> list[Action]: ...
-        def resolve_play(self, frame: TurnFrame, action: Action) -> None: ...
-
+class TurnMixin(PlayMixin):
     def step_turn(self, frame: TurnFrame) -> Decision | None:
         s = self.s
         seat = frame.seat
