@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from shared.cards import KEY, SUIT
 from shared.characters import CHARACTERS, NO_ABILITY, Character
 from shared.model import Action, Decision, EventFrame, GameState
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 _VOLCANIC = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
 
 
+# Expansions and tests subclass it in plain Python, also when this module is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rulebook:
     """The base game. Every method takes the state, so that a hook may depend on it (an
     event card in play, say); the engine, the views and the explanations ask only here."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from shared.bots.beliefs import Beliefs
 from shared.bots.evaluate import Situation, keep_value, situation
@@ -31,10 +34,11 @@ class Skill:
     noise: float  # random jitter on every score: mistakes, and variety between games
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of your own may extend it
 class ScoringBot:
     """Scores every option of the pending decision and plays the best."""
 
-    skill: Skill
+    skill: ClassVar[Skill]
 
     def __init__(self, seed: int = 0) -> None:
         self._seed = seed
@@ -69,6 +73,7 @@ class ScoringBot:
         return view.options[noisy.index(max(noisy))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of your own may extend it
 class NormalBot(ScoringBot):
     """Reads roles from behaviour, weighs every play; noise only breaks ties."""
 
@@ -79,6 +84,7 @@ class NormalBot(ScoringBot):
         self._beliefs.observe(events)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of your own may extend it
 class EasyBot(ScoringBot):
     """Knows only the roles on the table, plays what looks useful, and often errs."""
 

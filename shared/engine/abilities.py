@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from shared.cards import BLUE, KEY
 from shared.engine.errors import NOT_AN_OPTION, WITHOUT_ABILITY, Refusal
 from shared.event_kinds import FlipPurpose
@@ -54,6 +56,8 @@ PASS = Action("pass")  # let the card aimed at you resolve
 _NONE: tuple[Action, ...] = ()
 
 
+# Tests subclass it in plain Python, also when this module is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ability:
     """The plain rule at every moment an ability may change. Subclasses set `key` (the
     character's) and override the hooks their ability changes."""
