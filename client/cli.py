@@ -8,6 +8,8 @@ import importlib
 import os
 import sys
 
+from client import compiled_engine
+
 #: Sub-command modules, in the order `bang --help` lists them.
 COMMAND_MODULES = (
     "client.commands.play",
@@ -18,6 +20,7 @@ COMMAND_MODULES = (
     "client.commands.simulate",
     "client.commands.replay",
     "client.commands.bench",
+    "client.commands.compile",
 )
 
 
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    compiled_engine.activate()  # before anything imports the engine
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from pgcluster import Cluster, bindir, unavailable
+
+# The suite tests the sources, here and in every process it starts, even where `bang compile`
+# built the compiled engine; tests/engine/test_compiled.py holds the compiled one to them.
+os.environ["BANG_ENGINE"] = "interpreted"
 
 
 @pytest.fixture(scope="session")

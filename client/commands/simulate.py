@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from client import compiled_engine
 from client.commands.common import check_rulings, expansion_list, rulings
 from shared.bots import BOT_KINDS
 from shared.record import dump_record
@@ -95,14 +96,17 @@ def run(args: argparse.Namespace) -> int:
         print("game record (replay it with `bang replay FILE`):", file=sys.stderr)
         sys.stdout.write(dump_record(breach.record).decode() + "\n")
         return 1
-    if args.json:
-        print(json.dumps(result.as_json()))
-        return 0
     data = result.as_json()
+    data["engine"] = "compiled" if compiled_engine.active() else "interpreted"
+    if args.json:
+        print(json.dumps(data))
+        return 0
     print(f"{data['games']} games ({data['completed']} completed) in {data['seconds']:.2f} s: "
           f"{data['games_per_s']} games/s, {data['actions_per_s']} actions/s "
           f"({data['actions']} actions)")
     print("wins: " + ", ".join(f"{side} {n}" for side, n in sorted(data["wins"].items())))
+    print("engine: compiled" if data["engine"] == "compiled" else
+          "engine: interpreted (`bang compile` makes it about twice as fast)")
     print(f"longest game: {data['longest_game_turns']} turns, "
           f"{data['longest_game_actions']} actions")
     for kind, roles in data["by_kind"].items():
