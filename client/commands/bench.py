@@ -49,6 +49,9 @@ subscriptions) and --store (PostgreSQL); the clients cannot tell the hosts apart
    network: Host and Store with tables of in-host bots and the outbox drained (see
    `client.benchkit.pipeline`).
 
+`engine`: "compiled" when the host processes and step 7 run the compiled rules engine (`bang
+compile`; they find it as this process does), else "interpreted".
+
 `errors`, `host_bot_errors` and `flood_errors` count the refusals and timeouts the clients of
 steps 3, 5 and 6 met, by code (`busy`: the host makes rooms at a limited rate, or runs as many
 as it allows; the tables of step 3 wait for their first rooms and those of step 5 ask again a
@@ -72,6 +75,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from client import compiled_engine
 from client.commands.common import broker_url, unreachable
 from client.commands.host import store_spec
 
@@ -293,6 +297,7 @@ async def relay(hosts: HostSetup, tables: int, seconds: float, pings: int,
         "host_actions_per_s": round(pipeline, 1),
         "workers": workers,
         "rate": rate,
+        "engine": "compiled" if compiled_engine.active() else "interpreted",
         "errors": dict(played.errors),
         "host_bot_errors": dict(bot_errors),
     }

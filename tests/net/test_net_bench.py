@@ -20,7 +20,7 @@ KEYS = {"broker", "broker_rtt_p50_us", "broker_rtt_p99_us", "update_p50_us", "up
         "actions_per_s", "host_bot_tables", "host_bot_actions_per_s", "host_rss_mb",
         "host_actions_per_s", "workers", "rate", "errors", "host_bot_errors", "sealed_sizes",
         "clients", "seats", "store", "hosts", "games_started", "failover_s",
-        "lost_actions"}
+        "lost_actions", "engine"}
 CONNECT_KEYS = {"connect_clients", "connect_window_s", "connect_welcomed", "connect_p50_ms",
                 "connect_p99_ms"}
 FLOOD_KEYS = {"flood_rate", "flood_msgs_per_s", "flood_requests", "flood_answered",
@@ -40,6 +40,7 @@ def test_bench_relay_embedded_with_seven_seats() -> None:
     assert result["tables"] == 2 and result["broker"] == "embedded amqtt"
     assert result["rate"] is None and result["workers"] >= 1 and result["clients"] == "lean"
     assert result["seats"] == 7
+    assert result["engine"] == "interpreted"  # the suite runs the sources (tests/conftest.py)
     assert result["updates_timed"] > 0 and result["actions_per_s"] > 0
 
 
