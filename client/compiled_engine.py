@@ -199,12 +199,9 @@ def activate() -> bool:
     return True
 
 
-def compile_engine(log: Path) -> Path:
-    """Build the compiled engine for the sources as they are (the compiler's output goes to
-    `log`), and remove the builds of other sources. Returns the build's directory."""
-    build = build_dir()
-    if (build / COMPLETE).is_file():
-        return build
+def compile_engine(build: Path, log: Path) -> None:
+    """Build the compiled engine of the sources as they are into `build` (their `build_dir()`;
+    the compiler's output goes to `log`), and remove the builds of other sources."""
     if importlib.util.find_spec("mypyc") is None:
         raise CompileError("the compiler is part of mypy, which is not installed: "
                            "pip install 'bang-terminal[fast]'")
@@ -228,19 +225,16 @@ def compile_engine(log: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             lib.replace(target)
         (staged / COMPLETE).write_text(" ".join(COMPILED) + "\n")
-        with contextlib.suppress(FileExistsError, OSError):  # another build got there first
+        with contextlib.suppress(OSError):  # another build got there first
             staged.rename(build)
     if not (build / COMPLETE).is_file():
         raise CompileError(f"the build could not be stored in {cache}")
-    for old in cache.glob("engine-*"):
-        if old != build:
-            shutil.rmtree(old, ignore_errors=True)
-    return build
+    remove_builds(keep=build)
 
 
-def remove_builds() -> int:
-    """Remove every compiled engine from the cache; how many there were."""
-    builds = list(cache_dir().glob("engine-*"))
+def remove_builds(keep: Path | None = None) -> int:
+    """Remove every compiled engine from the cache but `keep`; how many were removed."""
+    builds = [build for build in cache_dir().glob("engine-*") if build != keep]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
     return len(builds)

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
           file=sys.stderr)
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
-        build = compiled_engine.compile_engine(log)
+        compiled_engine.compile_engine(build, log)
     except compiled_engine.CompileError as error:
         print(f"bang compile: {error}", file=sys.stderr)
         return 1
