@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-SUIT_SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_SYMBOL: Final = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 #: Weapon reach by card name; the Colt .45 on every board has reach 1 and is never lost.
-WEAPON_REACH = {
+WEAPON_REACH: Final = {
     "volcanic": 1,
     "schofield": 2,
     "remington": 3,
@@ -16,12 +17,12 @@ WEAPON_REACH = {
     "winchester": 5,
 }
 
-BLUE = frozenset(
+BLUE: Final = frozenset(
     {"barrel", "dynamite", "jail", "mustang", "scope", *WEAPON_REACH}
 )
 
 #: English display names, by card key.
-CARD_NAMES = {
+CARD_NAMES: Final = {
     "bang": "BANG!",
     "missed": "Missed!",
     "beer": "Beer",
@@ -47,7 +48,7 @@ CARD_NAMES = {
 }
 
 #: Display names by language code, then card key. Italian: the rulebook's own (seed 000).
-CARD_NAMES_BY_LANG: dict[str, dict[str, str]] = {"en": CARD_NAMES}
+CARD_NAMES_BY_LANG: Final[dict[str, dict[str, str]]] = {"en": CARD_NAMES}
 CARD_NAMES_BY_LANG["it"] = {
     "bang": "BANG!",
     "missed": "Mancato!",
@@ -127,7 +128,7 @@ CARD_NAMES_BY_LANG["hu"] = {
 }
 
 # Suit and rank of every copy, exactly as printed on the cards of the 10th Anniversary box.
-_DECK_SPEC: dict[str, str] = {
+_DECK_SPEC: Final[dict[str, str]] = {
     "bang": "A♠ Q♥ K♥ A♥ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",
     "missed": "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 10♣ J♣ Q♣ K♣ A♣",
     "beer": "6♥ 7♥ 8♥ 9♥ 10♥ J♥",
@@ -152,7 +153,7 @@ _DECK_SPEC: dict[str, str] = {
     "winchester": "8♠",
 }
 
-_SUIT_BY_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
+_SUIT_BY_SYMBOL: Final = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,11 +190,11 @@ def _build_deck() -> tuple[Card, ...]:
 
 
 #: Every card, indexed by its id (0..79).
-CARDS: tuple[Card, ...] = _build_deck()
-DECK_SIZE = len(CARDS)
-ALL_CARD_IDS: tuple[int, ...] = tuple(range(DECK_SIZE))
+CARDS: Final[tuple[Card, ...]] = _build_deck()
+DECK_SIZE: Final = len(CARDS)
+ALL_CARD_IDS: Final[tuple[int, ...]] = tuple(range(DECK_SIZE))
 
 # Plain per-id lookups for the engine's hot paths.
-KEY: tuple[str, ...] = tuple(c.key for c in CARDS)
-SUIT: tuple[str, ...] = tuple(c.suit for c in CARDS)
+KEY: Final[tuple[str, ...]] = tuple(c.key for c in CARDS)
+SUIT: Final[tuple[str, ...]] = tuple(c.suit for c in CARDS)
 

@@ -10,11 +10,12 @@ not work now (High Noon's Hangover) the plain `NO_ABILITY`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from shared.cards import CARD_NAMES
 
-_MISSED = frozenset({"missed"})
-_BANG = frozenset({"bang"})
+_MISSED: Final = frozenset({"missed"})
+_BANG: Final = frozenset({"bang"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +53,10 @@ class Character:
 
 
 #: The ability of a character without one, or whose ability does not work now.
-NO_ABILITY = Character("", "", 0, True, "")
+NO_ABILITY: Final = Character("", "", 0, True, "")
 
 
-_CHARACTERS = (
+_CHARACTERS: Final = (
     Character("bart_cassidy", "Bart Cassidy", 4, True,
               "Each time he loses a life point, he draws a card from the deck."),
     Character("black_jack", "Black Jack", 4, True,
@@ -118,7 +119,8 @@ _CHARACTERS = (
               plays_as_bang=frozenset(CARD_NAMES) - _BANG),
 )
 
-CHARACTERS: dict[str, Character] = {c.key: c for c in _CHARACTERS}
-BASE_CHARACTERS: tuple[str, ...] = tuple(c.key for c in _CHARACTERS if c.base)
-ALL_CHARACTERS: tuple[str, ...] = tuple(c.key for c in _CHARACTERS)
-CHARACTER_POOLS: dict[str, tuple[str, ...]] = {"base": BASE_CHARACTERS, "all": ALL_CHARACTERS}
+CHARACTERS: Final[dict[str, Character]] = {c.key: c for c in _CHARACTERS}
+BASE_CHARACTERS: Final[tuple[str, ...]] = tuple(c.key for c in _CHARACTERS if c.base)
+ALL_CHARACTERS: Final[tuple[str, ...]] = tuple(c.key for c in _CHARACTERS)
+CHARACTER_POOLS: Final[dict[str, tuple[str, ...]]] = {
+    "base": BASE_CHARACTERS, "all": ALL_CHARACTERS}

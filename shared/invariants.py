@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from shared.cards import CARDS, DECK_SIZE, KEY, WEAPON_REACH
 from shared.model import DyingFrame, EventFrame, GameState, KitFrame, StoreFrame
@@ -22,7 +23,7 @@ def card_places(state: GameState) -> Counter[int]:
     return places
 
 
-_EVERY_CARD = frozenset(range(DECK_SIZE))
+_EVERY_CARD: Final = frozenset(range(DECK_SIZE))
 
 
 def _cards_misplaced(state: GameState) -> list[str]:

@@ -6,11 +6,11 @@ identically on every Python version and the state round-trips through MessagePac
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
 _T = TypeVar("_T")
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 def next_u64(state: int) -> tuple[int, int]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-SHERIFF = "sheriff"
-DEPUTY = "deputy"
-OUTLAW = "outlaw"
-RENEGADE = "renegade"
+from typing import Final
 
-ROLE_NAMES = {SHERIFF: "Sheriff", DEPUTY: "Deputy", OUTLAW: "Outlaw", RENEGADE: "Renegade"}
+SHERIFF: Final = "sheriff"
+DEPUTY: Final = "deputy"
+OUTLAW: Final = "outlaw"
+RENEGADE: Final = "renegade"
+
+ROLE_NAMES: Final = {SHERIFF: "Sheriff", DEPUTY: "Deputy", OUTLAW: "Outlaw", RENEGADE: "Renegade"}
 #: Role names by language code.
-ROLE_NAMES_BY_LANG: dict[str, dict[str, str]] = {
+ROLE_NAMES_BY_LANG: Final[dict[str, dict[str, str]]] = {
     "en": ROLE_NAMES,
     "it": {SHERIFF: "Sceriffo", DEPUTY: "Vice", OUTLAW: "Fuorilegge", RENEGADE: "Rinnegato"},
     "es": {SHERIFF: "Sheriff", DEPUTY: "Ayudante", OUTLAW: "Forajido", RENEGADE: "Renegado"},
@@ -18,7 +20,7 @@ ROLE_NAMES_BY_LANG: dict[str, dict[str, str]] = {
 }
 
 #: The roles dealt for each player count (seed 000). Three players use the special variant.
-ROLE_DEAL: dict[int, tuple[str, ...]] = {
+ROLE_DEAL: Final[dict[int, tuple[str, ...]]] = {
     3: (DEPUTY, OUTLAW, RENEGADE),
     4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
     5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
@@ -29,10 +31,10 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 7
 
 # Winning sides. With 4-7 players: the law, the outlaws or the renegade. With 3 players each
 # role wins alone.
-SIDE_SHERIFF = "sheriff"
-SIDE_OUTLAWS = "outlaws"
-SIDE_RENEGADE = "renegade"
-SIDE_3P = {DEPUTY: "3p_deputy", OUTLAW: "3p_outlaw", RENEGADE: "3p_renegade"}
+SIDE_SHERIFF: Final = "sheriff"
+SIDE_OUTLAWS: Final = "outlaws"
+SIDE_RENEGADE: Final = "renegade"
+SIDE_3P: Final = {DEPUTY: "3p_deputy", OUTLAW: "3p_outlaw", RENEGADE: "3p_renegade"}
 
 #: In the 3-player variant, whom each role must eliminate personally.
-TARGET_3P = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}
+TARGET_3P: Final = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}

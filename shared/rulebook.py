@@ -14,7 +14,7 @@ encodings stay exactly as they were.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 #: The card ids of the Volcanic (one set operation per question: asked for every BANG!).
-_VOLCANIC = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
+_VOLCANIC: Final = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
 
 
 # Expansions and tests subclass it in plain Python, also when this module is compiled.
@@ -140,7 +140,7 @@ class Rulebook:
 
 
 #: The base game's rulebook.
-BASE = Rulebook()
+BASE: Final = Rulebook()
 
 
 def rulebook(state: GameState) -> Rulebook:

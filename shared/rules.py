@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Final
 
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
@@ -10,9 +11,9 @@ from shared.roles import DEPUTY, SHERIFF
 from shared.rulebook import ability, rulebook
 
 #: The ids of the cards of each kind.
-_IDS: dict[str, frozenset[int]] = {
+_IDS: Final[dict[str, frozenset[int]]] = {
     key: frozenset(i for i, k in enumerate(KEY) if k == key) for key in set(KEY)}
-_NO_IDS: frozenset[int] = frozenset()
+_NO_IDS: Final[frozenset[int]] = frozenset()
 
 
 def has_in_play(player: Player, key: str) -> bool:
@@ -50,7 +51,7 @@ def round_leader(state: GameState) -> int:
 
 
 #: `_ROUND[n][seat]`: the n seats in order from `seat`, clockwise.
-_ROUND = [tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+_ROUND: Final = [tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
           for n in range(8)]
 
 
@@ -62,9 +63,9 @@ def seats_from(state: GameState, seat: int) -> list[int]:
     return [s for s in order if players[s].alive]
 
 
-_ALIVE = attrgetter("alive")
+_ALIVE: Final = attrgetter("alive")
 #: Seat distances by which seats are alive: a game only ever has a few such patterns.
-_RINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
+_RINGS: Final[dict[tuple[bool, ...], tuple[tuple[int, ...], ...]]] = {}
 
 
 def _ring(state: GameState) -> tuple[tuple[int, ...], ...]:

@@ -11,7 +11,7 @@ answer a decision with one option). The view is the costliest part of a random g
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Protocol
+from typing import Final, Protocol
 
 from shared.bots.policy import EasyBot, NormalBot
 from shared.bots.random_bot import RandomBot
@@ -27,7 +27,7 @@ class Bot(Protocol):
 
 
 #: Bot kinds by name, as rooms and `bang simulate --bots` refer to them.
-BOT_KINDS: dict[str, Callable[[int], Bot]] = {
+BOT_KINDS: Final[dict[str, Callable[[int], Bot]]] = {
     "random": RandomBot, "easy": EasyBot, "normal": NormalBot}
 
 

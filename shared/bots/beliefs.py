@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import Final
 
 from shared.cards import KEY
 from shared.model import Event
@@ -18,15 +19,15 @@ from shared.roles import DEPUTY, OUTLAW, RENEGADE, ROLE_DEAL, SHERIFF
 from shared.views import TableView
 
 #: How much each role sides with the law: +1 the Sheriff's side, -1 the Outlaws.
-LEAN = {SHERIFF: 1.0, DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.0}
+LEAN: Final = {SHERIFF: 1.0, DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.0}
 #: How a role's likelihood responds to a lawful lean; Renegades often pose as Deputies.
-RESPONSE = {DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.35}
+RESPONSE: Final = {DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.35}
 #: Hostility of a targeted card: how strongly it says "I am against you".
-HOSTILITY = {"bang": 1.0, "duel": 1.0, "jail": 1.2, "cat_balou": 0.6, "panic": 0.4}
-SHARPNESS = 1.5  # how fast evidence turns into certainty
-CAP = 3.0  # no single seat's evidence grows beyond this
-SELF_DAMPING = 0.5  # attacks on me when my role is secret: the attacker did not know it
-FIT_ROUNDS = 8  # rounds of fitting the seats' probabilities to the roles still hidden
+HOSTILITY: Final = {"bang": 1.0, "duel": 1.0, "jail": 1.2, "cat_balou": 0.6, "panic": 0.4}
+SHARPNESS: Final = 1.5  # how fast evidence turns into certainty
+CAP: Final = 3.0  # no single seat's evidence grows beyond this
+SELF_DAMPING: Final = 0.5  # attacks on me when my role is secret: the attacker did not know it
+FIT_ROUNDS: Final = 8  # rounds of fitting the seats' probabilities to the roles still hidden
 
 
 Probs = dict[str, float]
@@ -141,7 +142,7 @@ def _posterior(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
 
 
 #: `_posterior` of the leanings that are all zero, by (hidden roles, seats).
-_EVEN: dict[tuple[tuple[tuple[str, float], ...], tuple[int, ...]], dict[int, Probs]] = {}
+_EVEN: Final[dict[tuple[tuple[tuple[str, float], ...], tuple[int, ...]], dict[int, Probs]]] = {}
 
 
 def _fit(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:

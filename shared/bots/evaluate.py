@@ -4,6 +4,7 @@ hand is worth. Everything is computed from the seat's view and its beliefs only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from shared.cards import KEY, WEAPON_REACH
 from shared.characters import CHARACTERS, NO_ABILITY, Character
@@ -13,20 +14,20 @@ from shared.views import PlayerView, TableView
 Probs = dict[str, float]
 
 #: Whom each role wants to hurt, by the other's role (negative: wants to protect).
-HOSTILE = {
+HOSTILE: Final = {
     SHERIFF: {DEPUTY: -1.0, OUTLAW: 1.0, RENEGADE: 0.7},
     DEPUTY: {SHERIFF: -2.0, DEPUTY: -0.6, OUTLAW: 1.0, RENEGADE: 0.6},
     OUTLAW: {SHERIFF: 1.5, DEPUTY: 0.7, OUTLAW: -0.8, RENEGADE: 0.4},
 }
 
 #: What a card in hand is worth when nothing special applies.
-BASE_VALUE = {
+BASE_VALUE: Final = {
     "bang": 3.5, "missed": 4.0, "beer": 3.0, "saloon": 3.0, "stagecoach": 4.5,
     "wells_fargo": 5.5, "general_store": 2.5, "panic": 4.5, "cat_balou": 4.0, "duel": 3.0,
     "gatling": 4.5, "indians": 3.5, "jail": 3.5, "dynamite": 0.8, "barrel": 6.0,
     "mustang": 4.5, "scope": 3.5,
 }
-MISSED_IN_DECK = 0.15  # share of Missed! cards: the chance a hidden hand card is one
+MISSED_IN_DECK: Final = 0.15  # share of Missed! cards: the chance a hidden hand card is one
 
 
 def has(player: PlayerView, key: str) -> bool:

@@ -6,6 +6,7 @@ ones (the easy bot) only know friend from foe and play what looks useful."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from shared.bots.evaluate import (
     Situation,
@@ -20,11 +21,11 @@ from shared.model import Action
 from shared.roles import OUTLAW, RENEGADE
 from shared.views import PlayerView
 
-FOE = 0.25  # enmity above which a seat counts as a foe
+FOE: Final = 0.25  # enmity above which a seat counts as a foe
 #: What taking a card in play away from its owner costs that owner.
-IN_PLAY_LOSS = {"barrel": 4.0, "mustang": 3.0, "scope": 2.0, "volcanic": 2.5,
+IN_PLAY_LOSS: Final = {"barrel": 4.0, "mustang": 3.0, "scope": 2.0, "volcanic": 2.5,
                 "jail": -4.0, "dynamite": -1.5}
-DRAW_CARDS = {"stagecoach": 9.0, "wells_fargo": 9.5}
+DRAW_CARDS: Final = {"stagecoach": 9.0, "wells_fargo": 9.5}
 
 
 def score_play(sit: Situation, action: Action, careful: bool) -> float:
@@ -209,7 +210,7 @@ def _weapon(sit: Situation, card: int, careful: bool) -> float:
     return 3.0 + 2.0 * (foes_within(new_reach) - foes_within(reach)) + 0.3 * (new_reach - reach)
 
 
-_SCORERS: dict[str, Callable[[Situation, Action, bool], float]] = {
+_SCORERS: Final[dict[str, Callable[[Situation, Action, bool], float]]] = {
     "beer": _beer,
     "saloon": _saloon,
     "general_store": _general_store,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -21,15 +21,15 @@ from shared.cards import CARDS, KEY
 from shared.model import Action, Event
 from shared.views import TableView
 
-DIE_SCORE = -100.0
+DIE_SCORE: Final = -100.0
 #: Sid Ketchum's ability where healing can wait (picking a card, giving one): the decisions
 #: in `_WEIGHS_SID` weigh it; elsewhere it waits for one of those.
-SID_LATER = -1.0
+SID_LATER: Final = -1.0
 #: Standard normal draws, made once: a bot's noise for option i of a decision is the entry at
 #: a place mixed from (seed, decision id, i). Seeding a `random.Random` per decision cost a
 #: sixth of an easy bot's time.
-_NOISE_BITS = 12  # 4,096 draws: a few milliseconds at import
-_NOISE_MASK = (1 << _NOISE_BITS) - 1
+_NOISE_BITS: Final = 12  # 4,096 draws: a few milliseconds at import
+_NOISE_MASK: Final = (1 << _NOISE_BITS) - 1
 
 
 def _standard_normals(count: int, seed: int) -> tuple[float, ...]:
@@ -37,10 +37,10 @@ def _standard_normals(count: int, seed: int) -> tuple[float, ...]:
     return tuple(draw.gauss(0.0, 1.0) for _ in range(count))
 
 
-_NOISE = _standard_normals(1 << _NOISE_BITS, seed=1857)
-_SEED_MIX = 1_000_003  # spreads neighbouring seeds (seats of one game) apart
-_DECISION_STRIDE = 0x9E37  # odd: consecutive decision ids land far apart in the table
-_OPTION_STRIDE = 0x3C6F  # odd, and no small multiple of it is near a decision's step
+_NOISE: Final = _standard_normals(1 << _NOISE_BITS, seed=1857)
+_SEED_MIX: Final = 1_000_003  # spreads neighbouring seeds (seats of one game) apart
+_DECISION_STRIDE: Final = 0x9E37  # odd: consecutive decision ids land far apart in the table
+_OPTION_STRIDE: Final = 0x3C6F  # odd, and no small multiple of it is near a decision's step
 
 
 @dataclass(frozen=True)
@@ -246,10 +246,10 @@ def _new_identity(sit: Situation, action: Action, careful: bool) -> float:
     return 2.0 - sit.me.life - 0.5
 
 
-_WEIGHS_SID = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
+_WEIGHS_SID: Final = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
                          "respond_duel", "before_card"})
 
-_SCORERS = {
+_SCORERS: Final = {
     "play": score_play,
     "discard": _discard,
     "respond_shot": _respond_shot,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -51,9 +51,9 @@ from shared.rules import seats_from
 if TYPE_CHECKING:
     from shared.engine.core import EngineCore
 
-DRAW_DECK = Action("draw_deck")
-PASS = Action("pass")  # let the card aimed at you resolve
-_NONE: tuple[Action, ...] = ()
+DRAW_DECK: Final = Action("draw_deck")
+PASS: Final = Action("pass")  # let the card aimed at you resolve
+_NONE: Final[tuple[Action, ...]] = ()
 
 
 # Tests subclass it in plain Python, also when this module is compiled.
@@ -142,7 +142,7 @@ class Ability:
         raise AssertionError(f"{type(self).__name__} has no decisions")
 
 
-PLAIN = Ability()
+PLAIN: Final = Ability()
 
 
 # --- "draw!" --------------------------------------------------------------------------------
@@ -465,7 +465,7 @@ class SidKetchum(Ability):
         engine.s.stack.pop()  # "pass": the only answer besides the ability (Engine.resolve)
 
 
-CHUCK = Action("chuck")
+CHUCK: Final = Action("chuck")
 
 
 class ChuckWengam(Ability):
@@ -530,18 +530,18 @@ class JoseDelgado(Ability):
 
 #: Every ability that acts at a moment of the game, by character key. Characters whose
 #: ability only changes numbers or card uses (shared/characters.py) have none.
-ABILITIES: dict[str, Ability] = {ability.key: ability for ability in (
+ABILITIES: Final[dict[str, Ability]] = {ability.key: ability for ability in (
     LuckyDuke(), BartCassidy(), ElGringo(), SuzyLafayette(), MadamYto(), VultureSam(),
     HenryBlock(), YoulGrinner(), JesseJones(), PedroRamirez(), KitCarlson(), BlackJack(),
     ColoradoBill(), SidKetchum(), ChuckWengam(), JoseDelgado(),
 )}
 
 #: The ability each ability action belongs to, by action kind.
-ACTION_OWNERS: dict[str, Ability] = {
+ACTION_OWNERS: Final[dict[str, Ability]] = {
     kind: ability for ability in ABILITIES.values() for kind in ability.actions}
 
 #: The ability each ability frame belongs to, by frame type.
-FRAME_OWNERS: dict[type[Frame], Ability] = {
+FRAME_OWNERS: Final[dict[type[Frame], Ability]] = {
     frame: ability for ability in ABILITIES.values() for frame in ability.frames}
 
 

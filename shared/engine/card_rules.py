@@ -16,7 +16,7 @@ Jail, weapons, Mustang, Scope) is read where it acts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from shared.cards import BLUE, CARD_NAMES, KEY
 from shared.characters import CHARACTERS
@@ -58,7 +58,7 @@ class CardRule(NamedTuple):
         return [a for a in shapes if check(state, seat, a) is None]
 
 
-CARD_RULES: dict[str, CardRule] = {}
+CARD_RULES: Final[dict[str, CardRule]] = {}
 
 
 def _name(state: GameState, seat: int) -> str:
@@ -117,7 +117,7 @@ def _fine(state: GameState, seat: int, action: Action) -> Refusal | None:
     return None
 
 
-IMMUNE = Refusal("immune", "{} is not affected by Diamond cards",
+IMMUNE: Final = Refusal("immune", "{} is not affected by Diamond cards",
                  (CHARACTERS["apache_kid"].name,))
 
 

@@ -11,6 +11,7 @@ options.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from shared.cards import CARDS, KEY
 from shared.engine.abilities import ACTION_OWNERS
@@ -20,9 +21,9 @@ from shared.model import Action, Decision, GameState, ShotFrame
 from shared.rulebook import Rulebook, ability, rulebook
 from shared.rules import alive_count, barrel_draws
 
-END_TURN = Action("end_turn")
+END_TURN: Final = Action("end_turn")
 
-DECISION_TEXT = {
+DECISION_TEXT: Final = {
     "play": "play a card or end the turn",
     "discard": "discard down to the hand limit",
     "respond_shot": "answer a BANG!",
@@ -47,7 +48,7 @@ Check = Callable[[GameState, int, Action], Refusal | None]
 
 # --- abilities -----------------------------------------------------------------------------
 
-_NOT_AS_BANG = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
+_NOT_AS_BANG: Final = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
                                   "other cards as BANG!")
 
 
@@ -89,8 +90,9 @@ def _check_play(state: GameState, seat: int, action: Action) -> Refusal | None:
 
 # --- answers out of turn --------------------------------------------------------------------
 
-BARREL = Action("barrel")
-_UNAVOIDABLE = Refusal("unavoidable", "this BANG! cannot be avoided (Colorado Bill drew a Spade)")
+BARREL: Final = Action("barrel")
+_UNAVOIDABLE: Final = Refusal("unavoidable",
+                              "this BANG! cannot be avoided (Colorado Bill drew a Spade)")
 
 
 def _shot(state: GameState) -> ShotFrame:
@@ -176,7 +178,7 @@ def _check_ability(state: GameState, seat: int, action: Action) -> Refusal | Non
 
 
 #: The checks of the play phase, by action kind.
-_PLAY: dict[str, Check] = {
+_PLAY: Final[dict[str, Check]] = {
     "end_turn": _check_end_turn,
     "play": _check_play,
     "play_as_bang": _check_play,
@@ -184,7 +186,7 @@ _PLAY: dict[str, Check] = {
 }
 
 #: The checks of the answers out of turn, by decision kind and action kind.
-_ANSWERS: dict[tuple[str, str], Check] = {
+_ANSWERS: Final[dict[tuple[str, str], Check]] = {
     ("respond_shot", "barrel"): check_barrel,
     ("respond_shot", "missed"): check_missed,
     ("respond_duel", "discard_bang"): check_discard_bang,

@@ -8,7 +8,7 @@ so that mypyc can compile the engine (see docs/ENGINE.md, "Compiled")."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from shared.engine.abilities import ACTION_OWNERS, FRAME_OWNERS
 from shared.engine.responses import ResponseMixin
@@ -52,7 +52,7 @@ class Engine(ResponseMixin):
 
 # Each handler takes the frame type it is keyed by, which a dict's type cannot say: `Any`.
 # The frames of a character's own decisions are resolved by its ability (FRAME_OWNERS).
-_STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
+_STEP: Final[dict[type[Frame], Callable[[Engine, Any], Decision | None]]] = {
     TurnFrame: Engine.step_turn,
     ShotFrame: Engine.step_shot,
     DyingFrame: Engine.step_dying,
@@ -64,7 +64,7 @@ _STEP: dict[type[Frame], Callable[[Engine, Any], Decision | None]] = {
     **{frame: owner.step for frame, owner in FRAME_OWNERS.items()},
 }
 
-_RESOLVE: dict[type[Frame], Callable[[Engine, Any, Action], None]] = {
+_RESOLVE: Final[dict[type[Frame], Callable[[Engine, Any, Action], None]]] = {
     TurnFrame: Engine.resolve_turn,
     ShotFrame: Engine.resolve_shot,
     DyingFrame: Engine.resolve_dying,

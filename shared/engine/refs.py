@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Final
 
 from shared.cards import CARD_NAMES, CARD_NAMES_BY_LANG, CARDS, SUIT_SYMBOL
 from shared.engine.errors import SetupError
 
-_SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_LETTERS: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SUIT_LETTERS.update({symbol: suit for suit, symbol in SUIT_SYMBOL.items()})
-_RANK_SUIT = re.compile(r"^(10|[2-9JQKA])([♠♥♦♣SHDC])$", re.IGNORECASE)
+_RANK_SUIT: Final = re.compile(r"^(10|[2-9JQKA])([♠♥♦♣SHDC])$", re.IGNORECASE)
 
 
 def _simplify(text: str) -> str:
@@ -19,7 +20,7 @@ def _simplify(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", plain)
 
 
-_KEY_BY_NAME: dict[str, str] = {}
+_KEY_BY_NAME: Final[dict[str, str]] = {}
 for _key in CARD_NAMES:
     for _name in (_key, *(names[_key] for names in CARD_NAMES_BY_LANG.values())):
         _KEY_BY_NAME[_simplify(_name)] = _key

@@ -4,6 +4,8 @@ as Lucky Duke's pick, are its ability's: shared.engine.abilities.)"""
 
 from __future__ import annotations
 
+from typing import Final
+
 from shared.cards import KEY
 from shared.engine.legality import (
     BARREL,
@@ -24,8 +26,8 @@ from shared.model import (
     StoreFrame,
 )
 
-TAKE_HIT = Action("take_hit")
-DIE = Action("die")
+TAKE_HIT: Final = Action("take_hit")
+DIE: Final = Action("die")
 
 
 class ResponseMixin(TurnMixin):
