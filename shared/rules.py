@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Final
 
 from shared.cards import KEY, WEAPON_REACH
@@ -63,7 +62,6 @@ def seats_from(state: GameState, seat: int) -> list[int]:
     return [s for s in order if players[s].alive]
 
 
-_ALIVE: Final = attrgetter("alive")
 #: Seat distances by which seats are alive: a game only ever has a few such patterns.
 _RINGS: Final[dict[tuple[bool, ...], tuple[tuple[int, ...], ...]]] = {}
 
@@ -71,7 +69,7 @@ _RINGS: Final[dict[tuple[bool, ...], tuple[tuple[int, ...], ...]]] = {}
 def _ring(state: GameState) -> tuple[tuple[int, ...], ...]:
     """`_ring(state)[a][b]`: the seats between a and b among the living, the shorter way
     round (for a dead a or b: counting every seat)."""
-    alive = tuple(map(_ALIVE, state.players))
+    alive = tuple([p.alive for p in state.players])
     ring = _RINGS.get(alive)
     if ring is None:
         ring = _RINGS[alive] = tuple(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from shared import rules
 from shared.high_noon.rules import HighNoonState
@@ -32,81 +32,68 @@ class Private(NamedTuple):
 def private_part(state: GameState, viewer: int) -> Private:
     """The part of `view(state, viewer)` that a spectator does not see; the host sends it
     alone to the seat, so it is computed without the rest of the view."""
-    me = state.players[viewer]
-    reach = rules.reach(state, viewer) if me.alive else 0
-    seen = rules.distances_from(state, viewer) if me.alive else None
-    distances = tuple(
+    players = state.players
+    me = players[viewer]
+    alive = me.alive
+    reach = rules.reach(state, viewer) if alive else 0
+    seen = rules.distances_from(state, viewer) if alive else None
+    distances = tuple([
         seen[p.seat] if seen is not None and p.alive and p.seat != viewer else None
-        for p in state.players)
-    decision = state.pending if state.pending is not None and state.pending.seat == viewer \
-        else None
+        for p in players])
+    decision = state.pending
+    if decision is not None and decision.seat == viewer:
+        options, default, private = decision.options, decision.default, decision.private
+    else:
+        options, default, private = (), None, ()
     return Private(
-        hand=tuple(me.hand), role=me.role, reach=reach,
-        bangs_played=state.bangs_played if state.turn == viewer else 0,
-        options=decision.options if decision else (),
-        default=decision.default if decision else None,
-        private=decision.private if decision else (),
-        distances=distances,
-        other_character=(state.other_character[viewer] or None)
-        if isinstance(state, HighNoonState) else None)
+        tuple(me.hand), me.role, reach, state.bangs_played if state.turn == viewer else 0,
+        options, default, private, distances,
+        (state.other_character[viewer] or None) if isinstance(state, HighNoonState) else None)
 
 
 def view(state: GameState, viewer: int | None) -> TableView:
     """The table as `viewer` sees it; `viewer=None` is a spectator."""
-    seated = viewer is not None and 0 <= viewer < len(state.players)
-    mine = private_part(state, viewer) if seated and viewer is not None else None
+    # Every field is read once, and the Structs are built by position: this runs for every
+    # decision of every bot, and compiled (`bang compile`) each attribute read of a Struct or
+    # a NamedTuple is a full lookup.
+    players = state.players
+    seated = viewer is not None and 0 <= viewer < len(players)
+    if seated and viewer is not None:
+        (hand, role, reach, bangs_played, options, default, private, distances,
+         other_character) = private_part(state, viewer)
+    else:
+        hand, role, reach, bangs_played, options, default, private = (), None, 0, 0, (), None, ()
+        distances, other_character = None, None
     # A role is seen in 3-player games and once the game is over, and otherwise for the
     # Sheriff, the eliminated and yourself.
     every_role = state.three_player or state.winner is not None
-    players = []
-    for p in state.players:
-        distance = mine.distances[p.seat] if mine is not None else None
-        in_reach = mine is not None and distance is not None and distance <= mine.reach
-        visible = every_role or p.role == SHERIFF or not p.alive or p.seat == viewer
-        players.append(PlayerView(  # by position, in the order of its fields
-            p.seat, p.name, p.character, p.life, p.max_life, p.alive, len(p.hand),
-            tuple(p.in_play), p.role if visible else None, distance, in_reach))
+    seen = []
+    for p in players:
+        seat, alive, known = p.seat, p.alive, p.role
+        distance = distances[seat] if distances is not None else None
+        visible = every_role or known == SHERIFF or not alive or seat == viewer
+        seen.append(PlayerView(  # by position, in the order of its fields
+            seat, p.name, p.character, p.life, p.max_life, alive, len(p.hand),
+            tuple(p.in_play), known if visible else None, distance,
+            distance is not None and distance <= reach))
     decision = state.pending
-    pending = None
-    if decision is not None:
-        pending = PendingView(
-            id=decision.id,
-            seat=decision.seat,
-            kind=decision.kind,
-            source=decision.source,
-            card=decision.card,
-            needed=decision.needed,
-            shown=decision.shown,
-        )
-    return TableView(
-        viewer=viewer if seated else None,
-        players=tuple(players),
-        turn=state.turn,
-        turn_number=state.turn_number,
-        deck_count=len(state.deck),
-        discard_count=len(state.discard),
-        discard_top=state.discard[-1] if state.discard else None,
-        three_player=state.three_player,
-        hand=mine.hand if mine else (),
-        role=mine.role if mine else None,
-        reach=mine.reach if mine else 0,
-        bangs_played=mine.bangs_played if mine else 0,
-        pending=pending,
-        options=mine.options if mine else (),
-        default=mine.default if mine else None,
-        private=mine.private if mine else (),
-        winner=state.winner,
-        winners=tuple(state.winners),
-        other_character=mine.other_character if mine else None,
-        **_events(state),
-    )
+    pending = None if decision is None else PendingView(
+        decision.id, decision.seat, decision.kind, decision.source, decision.card,
+        decision.needed, decision.shown)
+    event_active, event_next, events_left = _events(state)
+    discard = state.discard
+    return TableView(  # by position, in the order of its fields
+        viewer if seated else None, tuple(seen), state.turn, state.turn_number, len(state.deck),
+        len(discard), discard[-1] if discard else None, state.three_player, hand, role, reach,
+        bangs_played, pending, options, default, private, state.winner, tuple(state.winners),
+        event_active, event_next, events_left, other_character)
 
 
-def _events(state: GameState) -> dict[str, Any]:
-    """High Noon's public event cards (nothing for a game without them)."""
+def _events(state: GameState) -> tuple[str | None, str | None, int]:
+    """High Noon's public event cards: the one in play, the next one (None when hidden by
+    option), how many are left (nothing for a game without them)."""
     if not isinstance(state, HighNoonState):
-        return {}
+        return None, None, 0
     shown = state.event_deck and not state.options.next_hidden
-    return {"event_active": state.event_active,
-            "event_next": state.event_deck[0] if shown else None,
-            "events_left": len(state.event_deck)}
+    return (state.event_active, state.event_deck[0] if shown else None,
+            len(state.event_deck))
