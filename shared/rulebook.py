@@ -20,12 +20,15 @@ from mypy_extensions import mypyc_attr
 
 from shared.cards import KEY, SUIT
 from shared.characters import CHARACTERS, NO_ABILITY, Character
-from shared.model import Action, Decision, EventFrame, GameState
+from shared.model import Action, Decision, EventFrame, GameState, Player
 
 if TYPE_CHECKING:
     from shared.engine.core import EngineCore
 
 
+#: `type(state) is _BASE_GAME`: the base game's state, asked for every distance. Held in a
+#: Final so that compiled code reads it from a C static, not from the module's dict.
+_BASE_GAME: Final = GameState
 #: The card ids of the Volcanic (one set operation per question: asked for every BANG!).
 _VOLCANIC: Final = frozenset(i for i, key in enumerate(KEY) if key == "volcanic")
 
@@ -146,14 +149,14 @@ BASE: Final = Rulebook()
 def rulebook(state: GameState) -> Rulebook:
     """The rulebook of the game `state` belongs to."""
     kind = type(state)
-    if kind is GameState:  # the base game: asked for every distance, so no attribute lookup
+    if kind is _BASE_GAME:  # the base game: asked for every distance, so no attribute lookup
         return BASE
     book: Rulebook = getattr(kind, "RULEBOOK", BASE)
     return book
 
 
 def has_ability(state: GameState, seat: int, character: str) -> bool:
-    if type(state) is GameState:  # the base game's answer, without two calls: asked all the time
+    if type(state) is _BASE_GAME:  # the base game's answer, without two calls: asked all the time
         return state.players[seat].character == character
     return rulebook(state).has_ability(state, seat, character)
 
@@ -162,8 +165,13 @@ def ability(state: GameState, seat: int) -> Character:
     """The character whose ability `seat` has now: the seat's own, or `NO_ABILITY` when its
     ability does not work (`Rulebook.has_ability`). The rules read what an ability changes
     (draws, distances, Missed! needed...) from here, never from the character's name."""
-    key = state.players[seat].character
-    if type(state) is GameState or rulebook(state).has_ability(state, seat, key):
+    return player_ability(state, state.players[seat])
+
+
+def player_ability(state: GameState, player: Player) -> Character:
+    """`ability(state, player.seat)`, for a caller that holds the player already."""
+    key = player.character
+    if type(state) is _BASE_GAME or rulebook(state).has_ability(state, player.seat, key):
         return CHARACTERS.get(key, NO_ABILITY)
     return NO_ABILITY
 

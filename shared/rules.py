@@ -7,7 +7,7 @@ from typing import Final
 from shared.cards import KEY, WEAPON_REACH
 from shared.model import GameState, Player
 from shared.roles import DEPUTY, SHERIFF
-from shared.rulebook import ability, rulebook
+from shared.rulebook import ability, player_ability, rulebook
 
 #: The ids of the cards of each kind.
 _IDS: Final[dict[str, frozenset[int]]] = {
@@ -98,12 +98,12 @@ def base_distance(state: GameState, a: int, b: int) -> int:
 
 def _seen_from(state: GameState, seen: Player) -> int:
     """What `seen` adds to every distance to it: a Mustang, and the ability's `cover`."""
-    return has_in_play(seen, "mustang") + ability(state, seen.seat).cover
+    return has_in_play(seen, "mustang") + player_ability(state, seen).cover
 
 
 def _sight(state: GameState, seer: Player) -> int:
     """What `seer` takes off every distance: a Scope, and the ability's `sight`."""
-    return has_in_play(seer, "scope") + ability(state, seer.seat).sight
+    return has_in_play(seer, "scope") + player_ability(state, seer).sight
 
 
 class Unchanged:

@@ -9,7 +9,7 @@ later (eliminations) re-weigh everything that was seen before.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from typing import Final
 
@@ -91,10 +91,14 @@ class Beliefs:
             p.seat: p.role for p in view.players if p.role is not None}
         assert view.viewer is not None  # a bot decides from a seat's view
         known.setdefault(view.viewer, view.role)
-        left = Counter(ROLE_DEAL[n])
-        left.subtract(r for r in known.values() if r is not None)
+        left: dict[str, int] = {}  # roles not known to be anyone's (a dict: a Counter is slow)
+        for dealt in ROLE_DEAL[n]:
+            left[dealt] = left.get(dealt, 0) + 1
+        for seen in known.values():
+            if seen is not None:
+                left[seen] = left.get(seen, 0) - 1
         unknown = [p.seat for p in view.players if p.seat not in known]
-        hidden = {r: float(left[r]) for r in RESPONSE if left[r] > 0}
+        hidden = {r: float(left.get(r, 0)) for r in RESPONSE if left.get(r, 0) > 0}
         probs: dict[int, Probs] = {s: {r: 1.0} for s, r in known.items() if r is not None}
         lean = dict.fromkeys(unknown, 0.0)
         if infer and self._aggression:

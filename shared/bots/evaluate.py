@@ -81,12 +81,22 @@ def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -
     assert view.role is not None  # a seat's view has the seat's role
     if view.three_player:
         return _enmity_3p(view, others)
-    weights = HOSTILE.get(view.role) or _renegade_weights(view, roles, others)
-    if view.role in (SHERIFF, DEPUTY) and not any(
-            roles.get(p.seat, {}).get(OUTLAW, 0) > 0 for p in others):
-        weights = {**weights, RENEGADE: 1.0}  # no Outlaw left: the Renegade is the enemy
-    return {p.seat: sum(prob * weights.get(role, 0.0) for role, prob in roles[p.seat].items())
-            for p in others}
+    # Loops rather than generators: this runs for every decision of a scoring bot.
+    role = view.role
+    weights = HOSTILE.get(role) or _renegade_weights(view, roles, others)
+    if role in (SHERIFF, DEPUTY):
+        for p in others:
+            if roles.get(p.seat, {}).get(OUTLAW, 0) > 0:
+                break
+        else:
+            weights = {**weights, RENEGADE: 1.0}  # no Outlaw left: the Renegade is the enemy
+    wanted: dict[int, float] = {}
+    for p in others:
+        total = 0.0
+        for held, prob in roles[p.seat].items():
+            total += prob * weights.get(held, 0.0)
+        wanted[p.seat] = total
+    return wanted
 
 
 def _renegade_weights(view: TableView, roles: dict[int, Probs],
