@@ -118,7 +118,7 @@ def _fine(state: GameState, seat: int, action: Action) -> Refusal | None:
 
 
 IMMUNE: Final = Refusal("immune", "{} is not affected by Diamond cards",
-                 (CHARACTERS["apache_kid"].name,))
+                        (CHARACTERS["apache_kid"].name,))
 
 
 def _immune(state: GameState, seat: int, action: Action) -> Refusal | None:

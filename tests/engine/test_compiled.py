@@ -6,6 +6,7 @@ The rest of the suite runs the sources (tests/conftest.py turns the compiled eng
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import os
@@ -115,6 +116,28 @@ def test_no_compiled_module_defines_a_msgspec_struct() -> None:
         structs = [key for key, value in vars(module).items() if isinstance(value, type)
                    and issubclass(value, msgspec.Struct) and value.__module__ == name]
         assert not structs, f"{name} defines {structs}: move them to a module not compiled"
+
+
+def test_the_constants_of_compiled_modules_are_final() -> None:
+    """Compiled, a module constant that is not `Final` is a dictionary lookup at every use
+    (docs/ENGINE.md, "Compiled"): an UPPER_CASE name assigned at module level must be `Final`,
+    unless it is a type alias."""
+    missing = []
+    for name in compiled_engine.COMPILED:
+        path = Path(importlib.import_module(name).__file__ or "")
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target, annotation = node.target.id, ast.unparse(node.annotation)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name):
+                target, annotation = node.targets[0].id, ""
+            else:
+                continue
+            alias = isinstance(node.value, ast.Subscript | ast.Call) and ast.unparse(
+                node.value).startswith(("Callable[", "dict[", "tuple[", "TypeVar("))
+            if target.lstrip("_").isupper() and "Final" not in annotation and not alias:
+                missing.append(f"{name}.{target}")
+    assert not missing, f"not Final: {missing}"
 
 
 def test_any_change_to_the_sources_makes_another_build(tmp_path: Path) -> None:
