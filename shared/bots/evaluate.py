@@ -86,7 +86,8 @@ def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -
     weights = HOSTILE.get(role) or _renegade_weights(view, roles, others)
     if role in (SHERIFF, DEPUTY):
         for p in others:
-            if roles.get(p.seat, {}).get(OUTLAW, 0) > 0:
+            probs = roles.get(p.seat)
+            if probs is not None and probs.get(OUTLAW, 0) > 0:
                 break
         else:
             weights = {**weights, RENEGADE: 1.0}  # no Outlaw left: the Renegade is the enemy
