@@ -3,7 +3,6 @@ hand is worth. Everything is computed from the seat's view and its beliefs only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Final
 
 from shared.cards import KEY, WEAPON_REACH
@@ -40,16 +39,19 @@ def traits(player: PlayerView) -> Character:
     return CHARACTERS.get(player.character, NO_ABILITY)
 
 
-@dataclass
 class Situation:
-    """One decision's worth of facts, computed once."""
+    """One decision's worth of facts, computed once. (A plain class: compiled, a dataclass's
+    generated `__init__` would run as Python.)"""
 
-    view: TableView
-    me: PlayerView
-    enmity: dict[int, float]
-    others: list[PlayerView] = field(default_factory=list)  # living, clockwise order kept
-    in_play: frozenset[str] = frozenset()
-    hand_keys: tuple[str, ...] = ()
+    def __init__(self, view: TableView, me: PlayerView, enmity: dict[int, float],
+                 others: list[PlayerView], in_play: frozenset[str],
+                 hand_keys: tuple[str, ...]) -> None:
+        self.view = view
+        self.me = me
+        self.enmity = enmity
+        self.others = others  # living, clockwise order kept
+        self.in_play = in_play
+        self.hand_keys = hand_keys
 
     @property
     def low(self) -> bool:
@@ -63,17 +65,13 @@ class Situation:
 
 
 def situation(view: TableView, roles: dict[int, Probs]) -> Situation:
-    assert view.viewer is not None  # a bot decides from a seat's view
-    me = view.players[view.viewer]
-    others = [p for p in view.players if p.alive and p.seat != view.viewer]
-    return Situation(
-        view=view,
-        me=me,
-        enmity=enmity(view, roles, others),
-        others=others,
-        in_play=frozenset(KEY[c] for c in me.in_play),
-        hand_keys=tuple(KEY[c] for c in view.hand),
-    )
+    viewer = view.viewer
+    assert viewer is not None  # a bot decides from a seat's view
+    players = view.players
+    me = players[viewer]
+    others = [p for p in players if p.alive and p.seat != viewer]
+    return Situation(view, me, enmity(view, roles, others), others,
+                     frozenset([KEY[c] for c in me.in_play]), tuple([KEY[c] for c in view.hand]))
 
 
 def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -> dict[int, float]:
