@@ -47,7 +47,7 @@ def round_leader(state: GameState) -> int:
 
 #: `_ROUND[n][seat]`: the n seats in order from `seat`, clockwise.
 _ROUND: Final = [tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
-          for n in range(8)]
+                 for n in range(8)]
 
 
 def seats_from(state: GameState, seat: int) -> list[int]:

@@ -24,7 +24,7 @@ from shared.views import PlayerView
 FOE: Final = 0.25  # enmity above which a seat counts as a foe
 #: What taking a card in play away from its owner costs that owner.
 IN_PLAY_LOSS: Final = {"barrel": 4.0, "mustang": 3.0, "scope": 2.0, "volcanic": 2.5,
-                "jail": -4.0, "dynamite": -1.5}
+                       "jail": -4.0, "dynamite": -1.5}
 DRAW_CARDS: Final = {"stagecoach": 9.0, "wells_fargo": 9.5}
 
 

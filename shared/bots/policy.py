@@ -57,7 +57,6 @@ class ScoringBot:
     skill: ClassVar[Skill]
 
     def __init__(self, seed: int = 0) -> None:
-        self._seed = seed
         self._beliefs = Beliefs()
         self._noise_base = (seed * _SEED_MIX) & _NOISE_MASK
 
@@ -246,8 +245,8 @@ def _new_identity(sit: Situation, action: Action, careful: bool) -> float:
     return 2.0 - sit.me.life - 0.5
 
 
-_WEIGHS_SID: Final = frozenset({"play", "discard", "respond_shot", "dying", "respond_indians",
-                         "respond_duel", "before_card"})
+_WEIGHS_SID: Final = frozenset({"play", "discard", "respond_shot", "dying",
+                                "respond_indians", "respond_duel", "before_card"})
 
 _SCORERS: Final = {
     "play": score_play,

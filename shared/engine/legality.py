@@ -48,8 +48,8 @@ Check = Callable[[GameState, int, Action], Refusal | None]
 
 # --- abilities -----------------------------------------------------------------------------
 
-_NOT_AS_BANG: Final = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary may use "
-                                  "other cards as BANG!")
+_NOT_AS_BANG: Final = Refusal("as_bang", "only Calamity Janet (Missed!) and Annie Versary "
+                                         "may use other cards as BANG!")
 
 
 def ready_as_bang(state: GameState, seat: int, card: int) -> Refusal | None:
