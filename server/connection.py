@@ -53,6 +53,7 @@ async def keep_house(every: float, chore: Callable[[], None]) -> None:
 async def serve(host: Host, address: p.BrokerAddress, stop: asyncio.Event) -> None:
     """Run until `stop` is set, reconnecting forever with capped exponential backoff."""
     backoff = 0.2
+    host.sync_in_background()
     while not stop.is_set():
         links: list[MqttLink] = []
         try:
@@ -134,7 +135,7 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
 
 async def _drain(link: MqttLink, host: Host) -> None:
     """On shutdown, publish what is queued (best effort, bounded in time)."""
-    host.flush()
+    host.sync_in_foreground()
     try:
         async with asyncio.timeout(2):
             while host.outbox:
