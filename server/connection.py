@@ -53,7 +53,6 @@ async def keep_house(every: float, chore: Callable[[], None]) -> None:
 async def serve(host: Host, address: p.BrokerAddress, stop: asyncio.Event) -> None:
     """Run until `stop` is set, reconnecting forever with capped exponential backoff."""
     backoff = 0.2
-    host.sync_in_background()
     while not stop.is_set():
         links: list[MqttLink] = []
         try:
@@ -135,7 +134,7 @@ async def _pump(inbound: MqttLink, outbound: MqttLink, host: Host, stop: asyncio
 
 async def _drain(link: MqttLink, host: Host) -> None:
     """On shutdown, publish what is queued (best effort, bounded in time)."""
-    host.sync_in_foreground()
+    host.flush()
     try:
         async with asyncio.timeout(2):
             while host.outbox:

@@ -1,12 +1,11 @@
 """The host's core: authenticate each inbound message, apply it to a room, persist, publish.
 
 Transport-free: `handle(topic, payload)` takes one MQTT message; what must be published is
-staged and released to `outbox` by `flush()`, once every write the staged messages speak of
-is committed and durable (one commit for a whole burst of requests; the fsync that makes it
-durable runs in a worker thread while `server.connection` runs the host, server.syncer).
-`server.connection` moves bytes between the broker and this object and calls `flush` after
-each burst; timers (bot moves, timeouts) schedule a flush themselves. Everything here is
-synchronous, so one message is handled completely before the next.
+staged and released to `outbox` by `flush()`, after the store has committed every write the
+staged messages speak of (one commit for a whole burst of requests). `server.connection`
+moves bytes between the broker and this object and calls `flush` after each burst; timers
+(bot moves, timeouts) schedule a flush themselves. Everything here is synchronous, so one
+message is handled completely before the next.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from server.clients import Clients, Lru
 from server.ratelimit import LogBudget, RateLimiter
 from server.rooms import Room, RoomError, RoomTable, new_room_id
 from server.store import Store, StoreError
-from server.syncer import Syncer
 from server.timers import DecisionTimers
 from shared import chat, crypto
 from shared import protocol as p
@@ -111,9 +109,6 @@ class Host:
         # loop (set by `server.connection` while linked; tests read `outbox` instead).
         self.on_output: Callable[[], None] | None = None
         self._staged: list[Outgoing] = []  # waits for the store's commit
-        # While `server.connection` runs the host: makes commits durable in a worker thread,
-        # then releases what speaks of them (None: `flush` makes them durable itself).
-        self.syncer: Syncer[Outgoing] | None = None
         # When the first message since the last flush was staged (None: none was, and no
         # flush is due).
         self._staged_since: float | None = None
@@ -240,29 +235,14 @@ class Host:
 
     def stop(self) -> None:
         self.timers.cancel_all()
-        self.sync_in_foreground()
-
-    def sync_in_background(self) -> None:
-        """From now on, an fsync of the store runs in a worker thread while the event loop
-        goes on (a store whose commits are durable when they return has none)."""
-        if self.syncer is None and self.store.sync_later:
-            self.syncer = Syncer(self.store.sync, self._release)
-
-    def sync_in_foreground(self) -> None:
-        """Back to syncing in `flush`, which releases what waited for the worker thread."""
-        syncer, self.syncer = self.syncer, None
-        if syncer is not None:
-            self._staged[:0] = syncer.close()
         self.flush()
 
     def flush(self) -> None:
-        """Commit the store, then release what was staged once the commit is durable (at
-        once, or from the worker thread's sync). A failed commit rolls everything back: the
-        rooms are rebuilt from the store and nothing about them is published."""
+        """Commit the store, then release what was staged. A failed commit rolls everything
+        back: the rooms are rebuilt from the store and nothing about them is published."""
         self._staged_since = None
-        wrote = self.store.pending
         try:
-            self.store.commit(sync=self.syncer is None)
+            self.store.commit()
         except StoreError:
             log.exception("could not commit; the last requests are dropped and rolled back")
             self.store.rollback()
@@ -271,23 +251,15 @@ class Host:
             for room in list(self.rooms.values()):
                 self._reload(room)
             return
-        staged, self._staged = self._staged, []
-        if self.syncer is not None and (wrote or self.syncer.busy):
-            self.syncer.add(staged)  # behind what waits already, even if it wrote nothing
-        elif staged:
-            self._release(staged)
-
-    def _release(self, items: list[Outgoing]) -> None:
-        """Move messages whose writes are durable to the outbox, to be published."""
-        if not items:
-            return
-        for item in items:
-            if len(self.outbox) >= MAX_OUTBOX:
-                self.outbox.popleft()  # snapshots on reconnect make up for what is dropped
-            self.outbox.append(item)
-        self.has_output.set()
-        if self.on_output is not None:
-            self.on_output()
+        if self._staged:
+            for item in self._staged:
+                if len(self.outbox) >= MAX_OUTBOX:
+                    self.outbox.popleft()  # snapshots on reconnect make up for what is dropped
+                self.outbox.append(item)
+            self._staged.clear()
+            self.has_output.set()
+            if self.on_output is not None:
+                self.on_output()
 
     # --- inbound ---------------------------------------------------------------------------
 

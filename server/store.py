@@ -80,21 +80,10 @@ class Store:
         """Writes wait for `commit`."""
         return self.tables.pending
 
-    def commit(self, sync: bool = True) -> None:
+    def commit(self) -> None:
         """Make every write since the last commit durable (one fsync); `StoreError` if one of
-        them or the commit failed, and then nothing of them is stored. With `sync` False,
-        and a store whose commits can be made durable later (`sync_later`), the commit is
-        durable only once `sync` has returned."""
-        self.tables.commit(sync)
-
-    @property
-    def sync_later(self) -> bool:
-        return self.tables.sync_later
-
-    def sync(self) -> None:
-        """Make every commit so far durable: `StoreError` if the disk failed (the commits are
-        then not known to be durable, and `sync` may be tried again). Thread-safe."""
-        self.tables.sync()
+        them or the commit failed, and then nothing of them is stored."""
+        self.tables.commit()
 
     def rollback(self) -> None:
         self.tables.rollback()

@@ -1,22 +1,15 @@
-"""The store's tables in one SQLite file: the default, for a host that runs as one process.
-
-A commit is made durable by an fsync of the write-ahead log, done apart from the COMMIT
-(`synchronous=NORMAL`, then `sync`): the host runs that fsync in a worker thread while its
-event loop goes on, and publishes nothing about a commit before it returns (server.syncer).
-The guarantee is `synchronous=FULL`'s: what a client was told survives a power cut.
-"""
+"""The store's tables in one SQLite file: the default, for a host that runs as one process."""
 
 from __future__ import annotations
 
 import logging
 import os
 import sqlite3
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from server.store_tables import CLUSTER_SCHEMA, StoreError, StoreUnavailable, Tables
+from server.store_tables import CLUSTER_SCHEMA, StoreUnavailable, Tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -47,10 +40,6 @@ def _private_file(path: Path) -> None:
 class SqliteTables(Tables):
     ERRORS = sqlite3.Error
     ROOMS = "SELECT id, record FROM rooms ORDER BY rowid"
-    sync_later = True
-    #: A commit is not durable yet (`sync` makes it so). Set here, cleared by `sync` before
-    #: its fsync, so that a commit made meanwhile waits for the next one.
-    _unsynced = False
 
     def __init__(self, path: Path | str) -> None:
         self.where = str(path)
@@ -58,15 +47,14 @@ class SqliteTables(Tables):
             if self.where != ":memory:":
                 _private_file(Path(path))
             self.db = sqlite3.connect(self.where, isolation_level=None)
-            self._syncing = threading.Lock()
             self._set_up()
         except (OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"cannot open the SQLite file {path}: {exc}") from None
 
     def _set_up(self) -> None:
-        """WAL, made durable by `sync`; the tables, and a column older files lack."""
+        """WAL with a durable commit; the tables, and a column older files lack."""
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA + CLUSTER_SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}
         if "timed_out" not in columns:  # a data file from before timeouts were stored
@@ -74,32 +62,6 @@ class SqliteTables(Tables):
 
     def _run(self, sql: str, args: Sequence[object] = ()) -> list[Any]:
         return self.db.execute(sql, args).fetchall()
-
-    def commit(self, sync: bool = True) -> None:
-        wrote = self.pending
-        super().commit(sync=False)
-        if wrote:
-            self._unsynced = True
-        if sync:
-            self.sync()
-
-    def sync(self) -> None:
-        """fsync the write-ahead log, which holds every commit not yet copied into the file
-        (a checkpoint syncs both before it copies): every commit made so far is durable. Safe
-        in another thread than the one writing: it shares no SQLite object with it."""
-        if not self._unsynced or self.where == ":memory:":
-            return
-        with self._syncing:
-            self._unsynced = False
-            try:
-                fd = os.open(self.where + "-wal", os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-            except OSError as exc:
-                self._unsynced = True
-                raise StoreError(f"cannot sync {self.where}-wal: {exc}") from exc
 
     def close(self) -> None:
         self.rollback()

@@ -52,9 +52,6 @@ class Tables(ABC):
     where: str
     #: Writes wait for `commit`.
     pending = False
-    #: `commit(sync=False)` leaves the durability of a commit to `sync`, which may run in
-    #: another thread (SQLite's fsync). False: every commit is durable when it returns.
-    sync_later = False
     _lost = False  # a write of this batch failed: `commit` must fail
 
     @abstractmethod
@@ -90,9 +87,8 @@ class Tables(ABC):
         with contextlib.suppress(self.ERRORS):
             self._run("ROLLBACK")
 
-    def commit(self, sync: bool = True) -> None:
-        """Make every write since the last commit durable (one transaction, one fsync); with
-        `sync` False and `sync_later`, committed but durable only after `sync`."""
+    def commit(self) -> None:
+        """Make every write since the last commit durable (one transaction, one fsync)."""
         if self._lost:
             self.rollback()
             raise StoreError("a write of this batch failed: the whole batch is rolled back")
@@ -104,11 +100,6 @@ class Tables(ABC):
             self._abort()
             raise StoreError(_first_line(exc)) from exc
         self.pending = False
-
-    def sync(self) -> None:
-        """Make every commit so far durable (with `sync_later`); callable from another thread
-        than the one writing. Without `sync_later`, commits are durable already."""
-        return None
 
     def rollback(self) -> None:
         self._lost = False

@@ -1,9 +1,8 @@
 """The host pipeline alone: `server.host.Host` in this process, with a `Store` on a temporary
 file (or on the bench's --store, e.g. PostgreSQL), and no broker and no network. Tables of
 in-host bots play (bot delay 0: each move is the next event-loop callback, applied, stored,
-signed and queued; the store's fsync runs in a worker thread, as in `bang host`); a task
-drains the outbox as the broker link would; the figure is the actions the host applied per
-second, on the one core this process runs on (its event loop's thread).
+signed and queued); a task drains the outbox as the broker link would; the figure is the
+actions the host applied per second, on the one core this process runs on.
 
 The rooms are created and started by sealed requests through `Host.handle`, as they would
 arrive from the broker. Every seat is a bot, so an action makes one signed public update and
@@ -85,7 +84,6 @@ async def host_actions_per_s(tables: int, seconds: float,
             else Store(Path(tmp) / "pipeline.sqlite3")
         host = Host(store, bot_delay=0.0, rate=1e6, burst=1e6)
         host.creations = RateLimiter(1e9, 1e9)  # the pipeline, not the room policy
-        host.sync_in_background()
         publisher = asyncio.create_task(_publish(host))
         try:
             live = [_Table(host) for _ in range(tables)]

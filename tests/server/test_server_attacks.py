@@ -178,11 +178,11 @@ async def test_nothing_is_published_before_the_commit_and_a_failed_commit_publis
     real_commit = host.store.commit
     calls = []
 
-    def commit_fails_once(sync: bool = True) -> None:
+    def commit_fails_once() -> None:
         calls.append(1)
         if len(calls) == 1:
             raise StoreError("disk I/O error (injected)")
-        real_commit(sync)
+        real_commit()
 
     monkeypatch.setattr(host.store, "commit", commit_fails_once)
     host.flush()
@@ -260,11 +260,11 @@ async def test_a_failed_commit_is_rolled_back_in_the_bots_memory_too(
     real_commit = host.store.commit
     calls: list[int] = []
 
-    def commit_fails_once(sync: bool = True) -> None:
+    def commit_fails_once() -> None:
         calls.append(1)
         if len(calls) == 1:
             raise StoreError("disk I/O error (injected)")
-        real_commit(sync)
+        real_commit()
 
     heard = [len(bot.seen) for bot in RecorderBot.made]
     assert heard != told  # the bots were told this change
