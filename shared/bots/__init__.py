@@ -40,7 +40,7 @@ def make_bot(kind: str, seed: int) -> Bot:
 
 
 #: A bot's `observe`, with the seat it sits at.
-Listener = tuple[int, Callable[[list[Event]], object]]
+Listener = tuple[int, Callable[[tuple[Event, ...]], object]]
 
 
 def listeners(bots: Mapping[int, object]) -> list[Listener]:
@@ -61,7 +61,15 @@ def tell_listeners(listening: list[Listener], events: Iterable[Event]) -> None:
     """`tell`, to listeners found once by `listeners` (a game driver keeps them)."""
     if not listening:
         return
-    events = list(events)
+    told = tuple(events)
+    for event in told:
+        if event.private_to:
+            break
+    else:  # nothing private (the usual case): every seat sees the same events, one tuple
+        for _, observe in listening:
+            observe(told)
+        return
     for seat, observe in listening:
         # An event private to nobody is everyone's as it is (what redact would give back).
-        observe([event if not event.private_to else redact(event, seat) for event in events])
+        observe(tuple([event if not event.private_to else redact(event, seat)
+                       for event in told]))

@@ -21,6 +21,7 @@ from shared.views import TableView
 #: How much each role sides with the law: +1 the Sheriff's side, -1 the Outlaws.
 LEAN: Final = {SHERIFF: 1.0, DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.0}
 #: How a role's likelihood responds to a lawful lean; Renegades often pose as Deputies.
+#: (The roles that can be hidden: `_fit` has a column for each.)
 RESPONSE: Final = {DEPUTY: 1.0, OUTLAW: -1.0, RENEGADE: 0.35}
 #: Hostility of a targeted card: how strongly it says "I am against you".
 HOSTILITY: Final = {"bang": 1.0, "duel": 1.0, "jail": 1.2, "cat_balou": 0.6, "panic": 0.4}
@@ -36,15 +37,20 @@ Probs = dict[str, float]
 def hostility(event: Event) -> float:
     """How hostile a public event is from `event.seat` towards `event.target` (negative when
     it helps, such as taking a Jail off someone)."""
-    if event.seat is None or event.target is None or event.seat == event.target:
+    kind = event.kind  # first: most events are neither plays nor equipment
+    if kind != "play" and kind != "equip":
         return 0.0
-    if event.kind == "equip":
-        return HOSTILITY["jail"] if event.card is not None and KEY[event.card] == "jail" else 0.0
-    if event.kind != "play" or event.card is None or event.how == "duel":
+    seat, target, card = event.seat, event.target, event.card
+    if seat is None or target is None or seat == target or card is None:
         return 0.0
-    if event.how == "as_bang":
+    if kind == "equip":
+        return HOSTILITY["jail"] if KEY[card] == "jail" else 0.0
+    how = event.how
+    if how == "duel":
+        return 0.0
+    if how == "as_bang":
         return HOSTILITY["bang"]
-    key = KEY[event.card]
+    key = KEY[card]
     if key in ("panic", "cat_balou") and event.value is not None:
         picked = KEY[event.value]
         if picked == "jail":
@@ -162,26 +168,51 @@ def _fit(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
     # Sinkhorn scaling: probability[i][k] = row[i] * likelihood[i][k] * column[k], each round
     # scaling the columns to the hidden counts and then the rows to 1. Kept as factors, a
     # round costs half the arithmetic of rescaling the whole table (this runs up to three
-    # times per decision of a normal bot).
-    roles = list(hidden)
-    counts = list(hidden.values())
-    likelihood = [[math.exp(SHARPNESS * v * RESPONSE[r]) for r in roles] for v in lean.values()]
-    seats, columns = len(likelihood), len(roles)
-    row = [1.0] * seats
-    column = [1.0] * columns
-    # `range(...)` written in each loop: compiled, that is a native counter; a range object
-    # kept in a variable would be iterated as a Python object.
+    # times per decision of a normal bot). The three roles that can be hidden are columns of
+    # their own (native floats, compiled); a role not hidden has count and likelihood 0, which
+    # adds exact zeros to every sum, so the arithmetic is that of the hidden roles alone.
+    deputies = hidden.get(DEPUTY, 0.0)
+    outlaws = hidden.get(OUTLAW, 0.0)
+    renegades = hidden.get(RENEGADE, 0.0)
+    seats = [_Unknown(s, v, deputies > 0, outlaws > 0, renegades > 0) for s, v in lean.items()]
+    deputy = outlaw = renegade = 1.0  # the column factors
     for _ in range(FIT_ROUNDS):
-        for k in range(columns):
+        deputy_mass = outlaw_mass = renegade_mass = 0.0
+        for seat in seats:
+            deputy_mass += seat.row * seat.deputy
+            outlaw_mass += seat.row * seat.outlaw
+            renegade_mass += seat.row * seat.renegade
+        deputy = deputies / (deputy_mass or 1.0)
+        outlaw = outlaws / (outlaw_mass or 1.0)
+        renegade = renegades / (renegade_mass or 1.0)
+        for seat in seats:
             mass = 0.0
-            for i in range(seats):
-                mass += row[i] * likelihood[i][k]
-            column[k] = counts[k] / (mass or 1.0)
-        for i in range(seats):
-            cells = likelihood[i]
-            mass = 0.0
-            for k in range(columns):
-                mass += cells[k] * column[k]
-            row[i] = 1.0 / (mass or 1.0)
-    return {s: {r: row[i] * likelihood[i][k] * column[k] for k, r in enumerate(roles)}
-            for i, s in enumerate(lean)}
+            mass += seat.deputy * deputy
+            mass += seat.outlaw * outlaw
+            mass += seat.renegade * renegade
+            seat.row = 1.0 / (mass or 1.0)
+    fitted: dict[int, Probs] = {}
+    for seat in seats:
+        probs: Probs = {}
+        if deputies > 0:
+            probs[DEPUTY] = seat.row * seat.deputy * deputy
+        if outlaws > 0:
+            probs[OUTLAW] = seat.row * seat.outlaw * outlaw
+        if renegades > 0:
+            probs[RENEGADE] = seat.row * seat.renegade * renegade
+        fitted[seat.seat] = probs
+    return fitted
+
+
+class _Unknown:
+    """One unknown seat while fitting: its number, its likelihood of each role that can be
+    hidden (0 for one that is not) and its row factor. (A class of float fields: compiled,
+    they are plain doubles, where a list holds boxed floats.)"""
+
+    def __init__(self, seat: int, lean: float, deputy: bool, outlaw: bool,
+                 renegade: bool) -> None:
+        self.seat = seat
+        self.deputy = math.exp(SHARPNESS * lean * RESPONSE[DEPUTY]) if deputy else 0.0
+        self.outlaw = math.exp(SHARPNESS * lean * RESPONSE[OUTLAW]) if outlaw else 0.0
+        self.renegade = math.exp(SHARPNESS * lean * RESPONSE[RENEGADE]) if renegade else 0.0
+        self.row = 1.0

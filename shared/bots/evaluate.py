@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from shared.bots.beliefs import Beliefs
 from shared.cards import KEY, WEAPON_REACH
 from shared.characters import CHARACTERS, NO_ABILITY, Character
 from shared.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
@@ -43,15 +44,27 @@ class Situation:
     """One decision's worth of facts, computed once. (A plain class: compiled, a dataclass's
     generated `__init__` would run as Python.)"""
 
-    def __init__(self, view: TableView, me: PlayerView, enmity: dict[int, float],
-                 others: list[PlayerView], in_play: frozenset[str],
-                 hand_keys: tuple[str, ...]) -> None:
+    def __init__(self, view: TableView, me: PlayerView, others: list[PlayerView],
+                 in_play: frozenset[str], hand_keys: tuple[str, ...], beliefs: Beliefs,
+                 infer: bool) -> None:
         self.view = view
         self.me = me
-        self.enmity = enmity
         self.others = others  # living, clockwise order kept
         self.in_play = in_play
         self.hand_keys = hand_keys
+        self._beliefs = beliefs
+        self._infer = infer
+        self._enmity: dict[int, float] | None = None
+
+    @property
+    def enmity(self) -> dict[int, float]:
+        """How much I want each living other seat hurt (see `enmity`). Worked out when first
+        asked: the role inference behind it is the costliest part of a decision, and many
+        decisions (dodging a shot, a lucky draw) never ask."""
+        if self._enmity is None:
+            roles = self._beliefs.roles(self.view, self._infer)
+            self._enmity = enmity(self.view, roles, self.others)
+        return self._enmity
 
     @property
     def low(self) -> bool:
@@ -64,14 +77,15 @@ class Situation:
         return self.view.players[seat]
 
 
-def situation(view: TableView, roles: dict[int, Probs]) -> Situation:
+def situation(view: TableView, beliefs: Beliefs, infer: bool) -> Situation:
+    """The facts of `view`'s decision; `beliefs` reads roles from behaviour if `infer`."""
     viewer = view.viewer
     assert viewer is not None  # a bot decides from a seat's view
     players = view.players
     me = players[viewer]
     others = [p for p in players if p.alive and p.seat != viewer]
-    return Situation(view, me, enmity(view, roles, others), others,
-                     frozenset([KEY[c] for c in me.in_play]), tuple([KEY[c] for c in view.hand]))
+    return Situation(view, me, others, frozenset([KEY[c] for c in me.in_play]),
+                     tuple([KEY[c] for c in view.hand]), beliefs, infer)
 
 
 def enmity(view: TableView, roles: dict[int, Probs], others: list[PlayerView]) -> dict[int, float]:

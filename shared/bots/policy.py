@@ -70,7 +70,7 @@ class ScoringBot:
             raise ValueError("the bot has nothing to decide")
         if len(view.options) == 1:
             return view.options[0]
-        sit = situation(view, self._beliefs.roles(view, self.skill.infer))
+        sit = situation(view, self._beliefs, self.skill.infer)
         kind = view.pending.kind
         scorer = _SCORERS.get(kind, _score_default)
         scores = [SID_LATER if option.kind == "sid" and kind not in _WEIGHS_SID
