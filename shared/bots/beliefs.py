@@ -9,7 +9,6 @@ later (eliminations) re-weigh everything that was seen before.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Final
 
@@ -64,7 +63,8 @@ class Beliefs:
     """What one seat believes about the others' roles."""
 
     def __init__(self) -> None:
-        self._aggression: defaultdict[tuple[int, int], float] = defaultdict(float)
+        #: How hostile each seat has been to each other seat: `_aggression[actor][target]`.
+        self._aggression: dict[int, dict[int, float]] = {}
         self._evidence = 0  # how many hostile acts `_aggression` holds: its version
         #: The last answer of `roles` and everything it was computed from.
         self._last: tuple[tuple[object, ...], dict[int, Probs]] | None = None
@@ -73,8 +73,12 @@ class Beliefs:
         for event in events:
             weight = hostility(event)
             if weight:
-                assert event.seat is not None and event.target is not None  # else weight is 0
-                self._aggression[(event.seat, event.target)] += weight
+                actor, target = event.seat, event.target
+                assert actor is not None and target is not None  # else the weight is 0
+                toward = self._aggression.get(actor)
+                if toward is None:
+                    toward = self._aggression[actor] = {}
+                toward[target] = toward.get(target, 0.0) + weight
                 self._evidence += 1
 
     def roles(self, view: TableView, infer: bool = True) -> dict[int, Probs]:
@@ -92,89 +96,95 @@ class Beliefs:
         return probs
 
     def _roles(self, view: TableView, infer: bool) -> dict[int, Probs]:
-        n = len(view.players)
-        known: dict[int, str | None] = {
-            p.seat: p.role for p in view.players if p.role is not None}
-        assert view.viewer is not None  # a bot decides from a seat's view
-        known.setdefault(view.viewer, view.role)
+        viewer = view.viewer
+        assert viewer is not None  # a bot decides from a seat's view
+        known: dict[int, str | None] = {}
+        unknown: list[int] = []
+        for p in view.players:  # one pass, each field read once: compiled, reads are costly
+            seat, role = p.seat, p.role
+            if role is not None:
+                known[seat] = role
+            elif seat != viewer:
+                unknown.append(seat)
+        known.setdefault(viewer, view.role)
         left: dict[str, int] = {}  # roles not known to be anyone's (a dict: a Counter is slow)
-        for dealt in ROLE_DEAL[n]:
+        for dealt in ROLE_DEAL[len(view.players)]:
             left[dealt] = left.get(dealt, 0) + 1
         for seen in known.values():
             if seen is not None:
                 left[seen] = left.get(seen, 0) - 1
-        unknown = [p.seat for p in view.players if p.seat not in known]
-        hidden = {r: float(left.get(r, 0)) for r in RESPONSE if left.get(r, 0) > 0}
+        hidden = _Hidden(float(max(left.get(DEPUTY, 0), 0)), float(max(left.get(OUTLAW, 0), 0)),
+                         float(max(left.get(RENEGADE, 0), 0)))
         probs: dict[int, Probs] = {s: {r: 1.0} for s, r in known.items() if r is not None}
         lean = dict.fromkeys(unknown, 0.0)
         if infer and self._aggression:
             for _ in range(2):  # the second pass lets inferred leanings inform each other
-                lean = self._leanings(view, known, unknown, hidden, lean)
-        probs.update(_posterior(hidden, lean))
+                lean = self._leanings(view, known, hidden, lean)
+        for fitted in _posterior(hidden, lean):
+            probs[fitted.seat] = fitted.probs(hidden)
         return probs
 
-    def _leanings(self, view: TableView, known: dict[int, str | None], unknown: list[int],
-                  hidden: Probs, previous: dict[int, float]) -> dict[int, float]:
-        posterior = _posterior(hidden, previous)
-        assert view.role is not None  # a seat's view has the seat's role
+    def _leanings(self, view: TableView, known: dict[int, str | None], hidden: _Hidden,
+                  previous: dict[int, float]) -> dict[int, float]:
+        assert view.role is not None and view.viewer is not None  # a seat's view
         secret = not view.three_player and view.role != SHERIFF
-        mine = LEAN.get(view.role, 0.0) * (SELF_DAMPING if secret else 1.0)
-        lean = dict.fromkeys(unknown, 0.0)
-        seen: dict[int, float] = {}  # _target_lean by seat, each worked out once
-        for (actor, target), weight in self._aggression.items():
-            if actor in lean:
-                toward = seen.get(target)
-                if toward is None:
-                    toward = seen[target] = _target_lean(target, view.viewer, mine, known,
-                                                         posterior)
-                lean[actor] -= weight * toward
-        return {s: max(-CAP, min(CAP, v)) for s, v in lean.items()}
+        # How lawful each seat looks: a known role's side, the expectation over the
+        # posterior, and for me my own side.
+        toward = {seat: LEAN[role] for seat, role in known.items() if role is not None}
+        for seat in _posterior(hidden, previous):
+            toward[seat.seat] = seat.lawful
+        toward[view.viewer] = LEAN.get(view.role, 0.0) * (SELF_DAMPING if secret else 1.0)
+        lean: dict[int, float] = {}
+        for actor in previous:
+            leaning = 0.0
+            acts = self._aggression.get(actor)
+            if acts is not None:
+                for target, weight in acts.items():
+                    leaning -= weight * toward[target]
+            lean[actor] = max(-CAP, min(CAP, leaning))
+        return lean
 
 
-def _target_lean(seat: int, viewer: int | None, mine: float, known: dict[int, str | None],
-                 posterior: dict[int, Probs]) -> float:
-    """How lawful `seat` looks: my own side (`mine`), a known role's, or the expectation over
-    the posterior. (A function, not a closure, and a loop, not a generator: compiled, both
-    are several times cheaper.)"""
-    if seat == viewer:
-        return mine
-    role = known.get(seat)
-    if role is not None:
-        return LEAN[role]
-    total = 0.0
-    for held, p in posterior[seat].items():
-        total += p * LEAN[held]
-    return total
+class _Hidden:
+    """How many of each role that can be hidden nobody is known to hold. (Plain floats:
+    compiled, they are doubles.)"""
+
+    def __init__(self, deputies: float, outlaws: float, renegades: float) -> None:
+        self.deputies = deputies
+        self.outlaws = outlaws
+        self.renegades = renegades
+
+    def key(self) -> tuple[float, float, float]:
+        return self.deputies, self.outlaws, self.renegades
 
 
-def _posterior(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
+def _posterior(hidden: _Hidden, lean: dict[int, float]) -> list[_Unknown]:
     """Role probabilities of the unknown seats: each seat's likelihoods from its leaning,
     fitted so that every seat holds one role and each role is held as often as it is hidden
-    (if seat 2 is surely an Outlaw, the other seats share the remaining Outlaws)."""
+    (if seat 2 is surely an Outlaw, the other seats share the remaining Outlaws). The
+    answer may be shared: do not change it."""
     if not any(lean.values()):  # nothing seen yet (or no inference): the same few tables
-        key = (tuple(hidden.items()), tuple(lean))
-        table = _EVEN.get(key)
-        if table is None:
-            table = _EVEN[key] = _fit(hidden, lean)
-        return {s: dict(row) for s, row in table.items()}
+        key = (hidden.key(), tuple(lean))
+        fitted = _EVEN.get(key)
+        if fitted is None:
+            fitted = _EVEN[key] = _fit(hidden, lean)
+        return fitted
     return _fit(hidden, lean)
 
 
 #: `_posterior` of the leanings that are all zero, by (hidden roles, seats).
-_EVEN: Final[dict[tuple[tuple[tuple[str, float], ...], tuple[int, ...]], dict[int, Probs]]] = {}
+_EVEN: Final[dict[tuple[tuple[float, float, float], tuple[int, ...]], list[_Unknown]]] = {}
 
 
-def _fit(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
+def _fit(hidden: _Hidden, lean: dict[int, float]) -> list[_Unknown]:
     # Sinkhorn scaling: probability[i][k] = row[i] * likelihood[i][k] * column[k], each round
     # scaling the columns to the hidden counts and then the rows to 1. Kept as factors, a
     # round costs half the arithmetic of rescaling the whole table (this runs up to three
     # times per decision of a normal bot). The three roles that can be hidden are columns of
     # their own (native floats, compiled); a role not hidden has count and likelihood 0, which
     # adds exact zeros to every sum, so the arithmetic is that of the hidden roles alone.
-    deputies = hidden.get(DEPUTY, 0.0)
-    outlaws = hidden.get(OUTLAW, 0.0)
-    renegades = hidden.get(RENEGADE, 0.0)
-    seats = [_Unknown(s, v, deputies > 0, outlaws > 0, renegades > 0) for s, v in lean.items()]
+    deputies, outlaws, renegades = hidden.deputies, hidden.outlaws, hidden.renegades
+    seats = [_Unknown(s, v, hidden) for s, v in lean.items()]
     deputy = outlaw = renegade = 1.0  # the column factors
     for _ in range(FIT_ROUNDS):
         deputy_mass = outlaw_mass = renegade_mass = 0.0
@@ -191,28 +201,45 @@ def _fit(hidden: Probs, lean: dict[int, float]) -> dict[int, Probs]:
             mass += seat.outlaw * outlaw
             mass += seat.renegade * renegade
             seat.row = 1.0 / (mass or 1.0)
-    fitted: dict[int, Probs] = {}
     for seat in seats:
-        probs: Probs = {}
-        if deputies > 0:
-            probs[DEPUTY] = seat.row * seat.deputy * deputy
-        if outlaws > 0:
-            probs[OUTLAW] = seat.row * seat.outlaw * outlaw
-        if renegades > 0:
-            probs[RENEGADE] = seat.row * seat.renegade * renegade
-        fitted[seat.seat] = probs
-    return fitted
+        seat.fitted(deputy, outlaw, renegade)
+    return seats
 
 
 class _Unknown:
     """One unknown seat while fitting: its number, its likelihood of each role that can be
-    hidden (0 for one that is not) and its row factor. (A class of float fields: compiled,
-    they are plain doubles, where a list holds boxed floats.)"""
+    hidden (0 for one that is not) and its row factor; once fitted, the probability of each
+    role and how lawful that makes it look. (Float fields: compiled, they are plain doubles,
+    where a list or a dict holds boxed floats.)"""
 
-    def __init__(self, seat: int, lean: float, deputy: bool, outlaw: bool,
-                 renegade: bool) -> None:
+    def __init__(self, seat: int, lean: float, hidden: _Hidden) -> None:
         self.seat = seat
-        self.deputy = math.exp(SHARPNESS * lean * RESPONSE[DEPUTY]) if deputy else 0.0
-        self.outlaw = math.exp(SHARPNESS * lean * RESPONSE[OUTLAW]) if outlaw else 0.0
-        self.renegade = math.exp(SHARPNESS * lean * RESPONSE[RENEGADE]) if renegade else 0.0
+        self.deputy = math.exp(SHARPNESS * lean * RESPONSE[DEPUTY]) if hidden.deputies else 0.0
+        self.outlaw = math.exp(SHARPNESS * lean * RESPONSE[OUTLAW]) if hidden.outlaws else 0.0
+        self.renegade = (math.exp(SHARPNESS * lean * RESPONSE[RENEGADE]) if hidden.renegades
+                         else 0.0)
         self.row = 1.0
+        self.lawful = 0.0
+
+    def fitted(self, deputy: float, outlaw: float, renegade: float) -> None:
+        """Turn the likelihoods into probabilities with the fitted column factors."""
+        row = self.row
+        self.deputy = row * self.deputy * deputy
+        self.outlaw = row * self.outlaw * outlaw
+        self.renegade = row * self.renegade * renegade
+        lawful = 0.0  # a role not hidden adds an exact zero
+        lawful += self.deputy * LEAN[DEPUTY]
+        lawful += self.outlaw * LEAN[OUTLAW]
+        lawful += self.renegade * LEAN[RENEGADE]
+        self.lawful = lawful
+
+    def probs(self, hidden: _Hidden) -> Probs:
+        """The fitted probabilities of the roles that are hidden."""
+        probs: Probs = {}
+        if hidden.deputies:
+            probs[DEPUTY] = self.deputy
+        if hidden.outlaws:
+            probs[OUTLAW] = self.outlaw
+        if hidden.renegades:
+            probs[RENEGADE] = self.renegade
+        return probs
