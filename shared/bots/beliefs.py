@@ -59,6 +59,40 @@ def hostility(event: Event) -> float:
     return HOSTILITY.get(key, 0.0)
 
 
+class HostileAct:
+    """One event's hostility (`hostility`): who, to whom, how much."""
+
+    def __init__(self, actor: int, target: int, weight: float) -> None:
+        self.actor = actor
+        self.target = target
+        self.weight = weight
+
+
+def hostile_acts(events: Iterable[Event]) -> list[HostileAct]:
+    """The events with a hostility, in order. Every bot at a table is told the same tuple
+    of events in turn (`shared.bots.tell_listeners`), so the answer for the last tuple is
+    kept: the others read it instead of weighing every event again. (A tuple of frozen
+    events cannot change; any other iterable is weighed each time.)"""
+    last = _LAST_TOLD[0]
+    if last is not None and last[0] is events:
+        return last[1]
+    acts = []
+    for event in events:
+        weight = hostility(event)
+        if weight:
+            actor, target = event.seat, event.target
+            assert actor is not None and target is not None  # else the weight is 0
+            acts.append(HostileAct(actor, target, weight))
+    if type(events) is tuple:
+        _LAST_TOLD[0] = (events, acts)  # one reference swapped: safe between threads
+    return acts
+
+
+#: The last tuple of events `hostile_acts` weighed, and its answer (kept alive with it, so
+#: that no other tuple can take its identity).
+_LAST_TOLD: Final[list[tuple[tuple[Event, ...], list[HostileAct]] | None]] = [None]
+
+
 class Beliefs:
     """What one seat believes about the others' roles."""
 
@@ -70,16 +104,12 @@ class Beliefs:
         self._last: tuple[tuple[object, ...], dict[int, Probs]] | None = None
 
     def observe(self, events: Iterable[Event]) -> None:
-        for event in events:
-            weight = hostility(event)
-            if weight:
-                actor, target = event.seat, event.target
-                assert actor is not None and target is not None  # else the weight is 0
-                toward = self._aggression.get(actor)
-                if toward is None:
-                    toward = self._aggression[actor] = {}
-                toward[target] = toward.get(target, 0.0) + weight
-                self._evidence += 1
+        for act in hostile_acts(events):
+            toward = self._aggression.get(act.actor)
+            if toward is None:
+                toward = self._aggression[act.actor] = {}
+            toward[act.target] = toward.get(act.target, 0.0) + act.weight
+            self._evidence += 1
 
     def roles(self, view: TableView, infer: bool = True) -> dict[int, Probs]:
         """Role probabilities for every seat (certainties for known roles, mine included).

@@ -166,3 +166,17 @@ def test_private_event_cards_are_redacted_for_everyone_else() -> None:
                 assert redact(event, None).cards == ()
                 assert redact(event, event.private_to[0]).cards == event.cards
     assert seen_private > 20
+
+
+def test_the_view_reads_players_by_the_field_order_it_declares() -> None:
+    """`shared.views` unpacks a Player by position (`PlayerFields`): a field added, removed
+    or moved in `shared.model.Player` must be made there too, or views would mix fields up."""
+    from typing import get_args
+
+    from shared.model import Player
+    from shared.views import PlayerFields
+
+    fields = msgspec.structs.fields(Player)
+    assert [f.name for f in fields] == ["seat", "name", "character", "role", "life", "max_life",
+                                        "hand", "in_play", "alive"]
+    assert [f.type for f in fields] == list(get_args(PlayerFields))
