@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, cast
+from typing import cast
 
 from msgspec.structs import astuple
 
@@ -15,20 +15,13 @@ from shared.view_types import PendingView, PlayerView, TableView
 __all__ = ["PendingView", "PlayerView", "Private", "TableView", "private_part", "view"]
 
 
-class Private(NamedTuple):
-    """What only `viewer` sees of the table (the fields of the wire's `Mine`, in its order).
-    `distances[i]` is the distance to seat i: None for yourself, the dead, or when you are
-    dead."""
-
-    hand: tuple[int, ...]
-    role: str | None
-    reach: int
-    bangs_played: int
-    options: tuple[Action, ...]
-    default: Action | None
-    private: tuple[int, ...]
-    distances: tuple[int | None, ...]
-    other_character: str | None
+#: What only `viewer` sees of the table, in the order of the wire's `Mine` fields: hand, role,
+#: reach, bangs_played, options, default, private, distances, other_character. `distances[i]`
+#: is the distance to seat i: None for yourself, the dead, or when you are dead. (A plain
+#: tuple, not a NamedTuple: compiled, it is passed as a C struct, and a NamedTuple is built by
+#: Python code for every view.)
+Private = tuple[tuple[int, ...], str | None, int, int, tuple[Action, ...], Action | None,
+                tuple[int, ...], tuple[int | None, ...], str | None]
 
 
 def private_part(state: GameState, viewer: int) -> Private:
@@ -47,7 +40,7 @@ def private_part(state: GameState, viewer: int) -> Private:
         options, default, private = decision.options, decision.default, decision.private
     else:
         options, default, private = (), None, ()
-    return Private(
+    return (
         tuple(me.hand), me.role, reach, state.bangs_played if state.turn == viewer else 0,
         options, default, private, distances,
         (state.other_character[viewer] or None) if isinstance(state, HighNoonState) else None)

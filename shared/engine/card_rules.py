@@ -16,7 +16,7 @@ Jail, weapons, Mustang, Scope) is read where it acts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 from shared.cards import BLUE, CARD_NAMES, KEY
 from shared.characters import CHARACTERS
@@ -40,11 +40,16 @@ Check = Callable[[GameState, int, Action], Refusal | None]
 Play = Callable[["PlayMixin", int, Action], None]
 
 
-class CardRule(NamedTuple):
-    shapes: Shapes
-    ready: Ready
-    check: Check
-    play: Play
+class CardRule:
+    """One card kind's rule: its four parts (above). (A plain class, not a NamedTuple:
+    compiled, its fields and `offers` are then read and called directly, not looked up by
+    name, and `offers` runs for every card in hand at every play decision.)"""
+
+    def __init__(self, shapes: Shapes, ready: Ready, check: Check, play: Play) -> None:
+        self.shapes = shapes
+        self.ready = ready
+        self.check = check
+        self.play = play
 
     def offers(self, state: GameState, seat: int, card: int,
                kind: str = "play") -> list[Action]:
